@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+# mmap3: build ids in perf mmap events, as a Linux 5.10.223 patch series.
+#
+#   make               set up, patch the tree, build kernels, perf, tests
+#   make check         everything, then every test (VM included)
+#   make demo          everything, then the main job in the VM
+#   make series        export the series for git am (out/series)
+#   make check-series  checkpatch --strict and overlay ownership
+#   make vm CMD='...'  run CMD in the VM on the patched kernel
+#   make bench         overhead and speed figures
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+S := $(TOP)/scripts
+
+.PHONY: all deps base apply kernel kernel-debug perf kselftests harness \
+	check demo series check-series vm bench clean distclean
+
+all: kernel kernel-debug perf kselftests harness
+
+deps:
+	@$(S)/setup-deps
+
+base: deps
+	@$(S)/fetch-base
+
+apply: base
+	@$(S)/apply
+
+kernel: apply
+	@$(S)/build-kernel plain
+
+kernel-debug: apply
+	@$(S)/build-kernel debug
+
+perf: apply
+	@$(S)/build-perf
+
+kselftests: kernel
+	@$(S)/build-tests kselftests
+
+harness: apply
+	@$(S)/build-tests harness
+
+check: all
+	@$(S)/run-tests
+
+demo: all
+	@$(S)/demo
+
+series: apply
+	@$(S)/export-series
+
+check-series: series
+	@$(S)/export-series --check
+
+vm: kernel
+	@$(S)/vm-run -- bash -c '$(CMD)'
+
+bench: all
+	@$(S)/bench
+
+clean:
+	rm -rf build/kernel build/kernel-debug build/perf build/ksft out
+
+distclean:
+	rm -rf build out

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Helpers shared by the scripts.
+
+die() {
+	echo "$(basename "$0"): $*" >&2
+	exit 1
+}
+
+# The overlay: new files at their kernel paths, wholly ours.
+overlay_files() {
+	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
+		include kernel lib tools Documentation | sort)
+}
