@@ -46,7 +46,7 @@ check: all
 	@$(S)/run-tests
 
 demo: all
-	@$(S)/demo
+	@$(S)/demo/run
 
 series: apply
 	@$(S)/export-series
