@@ -23,9 +23,6 @@
 
 #define NT_GNU_BUILD_ID	3
 
-/* enough for any real binary, and bounds the loop over e_phnum */
-#define MAX_PHDR_CNT	256
-
 /*
  * Look for a GNU build-id note in the notes at [off, off + len) of @data.
  * The range lies within the @limit bytes of @data that are valid.
@@ -86,18 +83,17 @@ static int get_build_id_32(const void *data, u32 limit,
 	u32 i;
 
 	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
-	    !IS_ALIGNED(phoff, 4))
+	    !IS_ALIGNED(phoff, 4) ||
+	    READ_ONCE(ehdr->e_phentsize) != sizeof(Elf32_Phdr))
 		return -EINVAL;
-	phnum = min_t(u32, phnum, MAX_PHDR_CNT);
+	/* the whole table must be in the page: this also bounds the loop */
+	if (phnum > (limit - phoff) / sizeof(Elf32_Phdr))
+		return -EINVAL;
 
 	for (i = 0; i < phnum; i++) {
-		/* phoff < limit <= PAGE_SIZE and i < MAX_PHDR_CNT: no wrap */
-		u32 at = phoff + i * sizeof(Elf32_Phdr);
-		const Elf32_Phdr *phdr = data + at;
+		const Elf32_Phdr *phdr = data + phoff + i * sizeof(*phdr);
 		u32 offset, filesz;
 
-		if (limit - at < sizeof(*phdr))
-			return -EINVAL;
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
@@ -121,18 +117,17 @@ static int get_build_id_64(const void *data, u32 limit,
 	u32 i;
 
 	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
-	    !IS_ALIGNED(phoff, 8))
+	    !IS_ALIGNED(phoff, 8) ||
+	    READ_ONCE(ehdr->e_phentsize) != sizeof(Elf64_Phdr))
 		return -EINVAL;
-	phnum = min_t(u32, phnum, MAX_PHDR_CNT);
+	/* the whole table must be in the page: this also bounds the loop */
+	if (phnum > (limit - phoff) / sizeof(Elf64_Phdr))
+		return -EINVAL;
 
 	for (i = 0; i < phnum; i++) {
-		/* phoff < limit <= PAGE_SIZE and i < MAX_PHDR_CNT: no wrap */
-		u32 at = phoff + i * sizeof(Elf64_Phdr);
-		const Elf64_Phdr *phdr = data + at;
+		const Elf64_Phdr *phdr = data + phoff + i * sizeof(*phdr);
 		u64 offset, filesz;
 
-		if (limit - at < sizeof(*phdr))
-			return -EINVAL;
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
