@@ -13,10 +13,10 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 S := $(TOP)/scripts
 
-.PHONY: all deps base apply kernel kernel-debug perf kselftests harness \
+.PHONY: all deps base apply kernel kernel-debug perf perf-base kselftests harness \
 	check demo series check-series vm bench clean distclean
 
-all: kernel kernel-debug perf kselftests harness
+all: kernel kernel-debug perf perf-base kselftests harness
 
 deps:
 	@$(S)/setup-deps
@@ -35,6 +35,10 @@ kernel-debug: apply
 
 perf: apply
 	@$(S)/build-perf
+
+# stock 5.10 perf, the reference for perf test results
+perf-base: base
+	@$(S)/build-perf $(TOP)/build/base $(TOP)/build/perf-base
 
 kselftests: kernel
 	@$(S)/build-tests kselftests
@@ -61,7 +65,7 @@ bench: all
 	@$(S)/bench
 
 clean:
-	rm -rf build/kernel build/kernel-debug build/perf build/ksft out
+	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/ksft out
 
 distclean:
 	rm -rf build out

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests for lib/buildid.c, compiled in user space against shim.h,
+ * one per bad input of the review checklist plus the well-formed cases.
+ * The page is a PAGE_SIZE heap buffer, so ASan catches any read outside it.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../../../lib/buildid.c"
+#include "buildid_images.h"
+
+int shim_kmap_depth;
+
+/* READ_ONCE hook: after @scribble_at reads, overwrite the page with 0xff. */
+static int reads, scribble_at;
+static unsigned char *page;
+
+void shim_after_read_once(const volatile void *addr, size_t size)
+{
+	reads++;
+	if (scribble_at && reads == scribble_at)
+		memset(page, 0xff, PAGE_SIZE);
+}
+
+static struct page pg;
+static struct address_space mapping;
+static struct inode inode;
+static struct file file;
+static struct vm_area_struct vma;
+
+static int tests_run, tests_failed;
+
+#define ASSERT(cond) do {						\
+	if (!(cond)) {							\
+		printf("%s:%d:%s: assertion failed: %s\n",		\
+		       __FILE__, __LINE__, __func__, #cond);		\
+		return false;						\
+	}								\
+} while (0)
+
+/* A fresh vma mapping a file whose page 0 is @page, cached, @isize long. */
+static void setup(loff_t isize)
+{
+	memset(page, 0, PAGE_SIZE);
+	pg = (struct page){ .data = page, .uptodate = true };
+	mapping = (struct address_space){ .page0 = &pg };
+	inode = (struct inode){ .i_size = isize };
+	file = (struct file){ .f_mapping = &mapping, .f_inode = &inode };
+	vma = (struct vm_area_struct){ .vm_file = &file };
+	reads = scribble_at = 0;
+}
+
+static bool all_zero(const unsigned char *p, size_t len)
+{
+	while (len--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/* Parse; check the invariants every call must keep; return the size. */
+static int parse(int *ret)
+{
+	unsigned char id[BUILD_ID_SIZE_MAX];
+	__u32 size = 0xdead;
+
+	memset(id, 0xaa, sizeof(id));
+	*ret = build_id_parse(&vma, id, &size);
+	assert(shim_kmap_depth == 0);
+	assert(pg.refs == 0);
+	if (*ret) {
+		assert(size == 0);
+		assert(all_zero(id, sizeof(id)));
+	} else {
+		assert(size >= 1 && size <= BUILD_ID_SIZE_MAX);
+		assert(all_zero(id + size, sizeof(id) - size));
+	}
+	return size;
+}
+
+/* Expect no id at all from the current page. */
+static bool no_id(void)
+{
+	int ret;
+
+	return parse(&ret) == 0 && ret < 0;
+}
+
+/* Expect exactly @len bytes of @want. */
+static bool id_is(const unsigned char *want, int len)
+{
+	unsigned char id[BUILD_ID_SIZE_MAX];
+	__u32 size;
+
+	if (build_id_parse(&vma, id, &size) || size != (__u32)len)
+		return false;
+	return !memcmp(id, want, len) && all_zero(id + len, sizeof(id) - len);
+}
+
+static unsigned char id20[21], id16[16], id8[8];
+
+/* --- well-formed files ------------------------------------------------ */
+
+static bool test_sha1(void)
+{
+	setup(8192);
+	img_elf64(page, id20, 20);
+	ASSERT(id_is(id20, 20));
+	return true;
+}
+
+static bool test_md5(void)
+{
+	setup(8192);
+	img_elf64(page, id16, 16);
+	ASSERT(id_is(id16, 16));
+	return true;
+}
+
+static bool test_odd_size(void)
+{
+	setup(8192);
+	img_elf64(page, id8, 8);
+	ASSERT(id_is(id8, 8));
+	return true;
+}
+
+static bool test_size_may_be_null(void)
+{
+	unsigned char id[BUILD_ID_SIZE_MAX];
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	ASSERT(build_id_parse(&vma, id, NULL) == 0);
+	ASSERT(!memcmp(id, id20, 20));
+	return true;
+}
+
+/* B.12: Elf32 headers and notes, parsed by a 64-bit kernel. */
+static bool test_elf32(void)
+{
+	setup(8192);
+	img_elf32(page, id20, 20);
+	ASSERT(id_is(id20, 20));
+	img_elf32(page, id16, 16);
+	ASSERT(id_is(id16, 16));
+	return true;
+}
+
+/* B.10: other notes first, with names that need padding. */
+static bool test_note_not_first(void)
+{
+	Elf64_Phdr *note;
+	size_t off = IMG_NOTE_OFF64;
+
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	off += img_put_note(page + off, 1, "GNU", 4, id8, 4);	 /* ABI tag */
+	off += img_put_note(page + off, 3, "Linux", 6, id8, 5);	 /* type 3, not GNU */
+	off += img_put_note(page + off, 3, "GNU", 4, id20, 20);
+	note->p_filesz = off - IMG_NOTE_OFF64;
+	ASSERT(id_is(id20, 20));
+	return true;
+}
+
+/* Two PT_NOTE segments, the id in the second. */
+static bool test_second_pt_note(void)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)page;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(page + sizeof(*eh));
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	memset(page + IMG_NOTE_OFF64, 0, 64);
+	eh->e_phnum = 3;
+	ph[1].p_offset = 512;	/* an ABI tag note only */
+	ph[1].p_filesz = img_put_note(page + 512, 1, "GNU", 4, id8, 4);
+	ph[2].p_type = PT_NOTE;
+	ph[2].p_offset = 1024;
+	ph[2].p_filesz = img_put_note(page + 1024, 3, "GNU", 4, id16, 16);
+	ASSERT(id_is(id16, 16));
+	return true;
+}
+
+/* The test binary itself: what the loader sees must be what we parse. */
+static int self_note_cb(struct dl_phdr_info *info, size_t size, void *data)
+{
+	unsigned char *want = data;
+	int i;
+
+	if (info->dlpi_name && info->dlpi_name[0])
+		return 0;	/* only the main program */
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		const unsigned char *p = (void *)(info->dlpi_addr + ph->p_vaddr);
+		size_t off = 0;
+
+		if (ph->p_type != PT_NOTE)
+			continue;
+		while (off + 12 <= ph->p_filesz) {
+			const Elf32_Nhdr *n = (const void *)(p + off);
+
+			if (n->n_type == 3 && n->n_namesz == 4 &&
+			    !memcmp(p + off + 12, "GNU", 4)) {
+				want[0] = n->n_descsz;
+				memcpy(want + 1, p + off + 16, n->n_descsz);
+				return 1;
+			}
+			off += 12 + ((n->n_namesz + 3) & ~3) + ((n->n_descsz + 3) & ~3);
+		}
+	}
+	return 0;
+}
+
+static bool test_real_binary(void)
+{
+	unsigned char want[1 + BUILD_ID_SIZE_MAX + 64] = { 0 };
+	FILE *f;
+	size_t n;
+
+	if (!dl_iterate_phdr(self_note_cb, want) || !want[0]) {
+		printf("  (test binary has no build id: skipped)\n");
+		return true;
+	}
+	setup(0);
+	f = fopen("/proc/self/exe", "rb");
+	ASSERT(f);
+	n = fread(page, 1, PAGE_SIZE, f);
+	fseek(f, 0, SEEK_END);
+	inode.i_size = ftell(f);
+	fclose(f);
+	ASSERT(n == PAGE_SIZE);
+	ASSERT(id_is(want + 1, want[0]));
+	return true;
+}
+
+/* --- REVIEW.md B: bad inputs ------------------------------------------- */
+
+/* B.1: anonymous, brk and stack mappings have no file. */
+static bool test_no_file(void)
+{
+	setup(8192);
+	img_elf64(page, id20, 20);
+	vma.vm_file = NULL;
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.2: page 0 not cached, or not up to date: no read-in, no id. */
+static bool test_not_cached(void)
+{
+	int ret;
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	mapping.page0 = NULL;
+	ASSERT(parse(&ret) == 0 && ret == -EFAULT);
+	mapping.page0 = &pg;
+	pg.uptodate = false;
+	ASSERT(parse(&ret) == 0 && ret == -EFAULT);
+	ASSERT(pg.refs == 0);	/* the reference was dropped */
+	return true;
+}
+
+/* B.3: magic, type and class. */
+static bool test_bad_ident(void)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)page;
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	eh->e_ident[EI_MAG3] = 'X';
+	ASSERT(no_id());
+	img_elf64(page, id20, 20);
+	eh->e_type = ET_REL;
+	ASSERT(no_id());
+	eh->e_type = ET_CORE;
+	ASSERT(no_id());
+	img_elf64(page, id20, 20);
+	eh->e_ident[EI_CLASS] = ELFCLASSNONE;
+	ASSERT(no_id());
+	eh->e_ident[EI_CLASS] = 3;
+	ASSERT(no_id());
+	/* a 64-bit image claiming to be 32-bit must not find garbage */
+	eh->e_ident[EI_CLASS] = ELFCLASS32;
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.4: where the program headers are, and how many. */
+static bool test_bad_phdrs(void)
+{
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)page;
+	Elf32_Ehdr *eh32 = (Elf32_Ehdr *)page;
+	static const uint64_t bad_phoff[] = {
+		0, 8, 0x1000, 0x1000 - 8, 0xffffffffull, 0xfffffffffffffff8ull,
+		0x8000000000000000ull,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad_phoff) / sizeof(bad_phoff[0]); i++) {
+		setup(8192);
+		img_elf64(page, id20, 20);
+		eh->e_phoff = bad_phoff[i];
+		ASSERT(no_id());
+	}
+	setup(8192);
+	img_elf64(page, id20, 20);
+	eh->e_phnum = 65535;
+	ASSERT(no_id());
+	eh->e_phnum = (PAGE_SIZE - sizeof(*eh)) / sizeof(Elf64_Phdr) + 1;
+	ASSERT(no_id());
+	eh->e_phnum = 2;
+	eh->e_phentsize = 32;
+	ASSERT(no_id());
+
+	/* 32-bit: phoff + phnum * size wrapping 32 bits */
+	setup(8192);
+	img_elf32(page, id20, 20);
+	eh32->e_phoff = 0xfffffff0;
+	ASSERT(no_id());
+	eh32->e_phoff = sizeof(*eh32);
+	eh32->e_phnum = 65535;
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.5: the note segment outside the page or the file, or wrapping. */
+static bool test_bad_note_segment(void)
+{
+	Elf64_Phdr *note;
+	Elf32_Phdr *note32;
+
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	note->p_offset = PAGE_SIZE;
+	ASSERT(no_id());
+	note->p_offset = ~0ull - 3;
+	ASSERT(no_id());
+	note->p_offset = IMG_NOTE_OFF64;
+	note->p_filesz = ~0ull - 8;	/* offset + size wraps */
+	ASSERT(no_id());
+	note->p_filesz = PAGE_SIZE;	/* runs past the page */
+	ASSERT(no_id());
+	note->p_offset = IMG_NOTE_OFF64 + 1;	/* misaligned */
+	note->p_filesz = 36;
+	ASSERT(no_id());
+
+	setup(8192);
+	note32 = img_elf32(page, id20, 20);
+	note32->p_filesz = 0xfffffffc;
+	ASSERT(no_id());
+	note32->p_offset = 0xfffffff0;
+	note32->p_filesz = 0x20;
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.6: note sizes near 0xffffffff; notes past their segment; termination. */
+static bool test_bad_note_sizes(void)
+{
+	static const uint32_t huge[] = { 0xffffffff, 0xfffffffe, 0xfffffffd,
+					 0xfffffffc, 0x80000000, 4097 };
+	Elf32_Nhdr *n = (Elf32_Nhdr *)(page + IMG_NOTE_OFF64);
+	Elf64_Phdr *note;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(huge) / sizeof(huge[0]); i++) {
+		setup(8192);
+		img_elf64(page, id20, 20);
+		n->n_namesz = huge[i];
+		ASSERT(no_id());
+		img_elf64(page, id20, 20);
+		n->n_descsz = huge[i];
+		ASSERT(no_id());
+	}
+	/* the note is longer than its segment */
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	note->p_filesz -= 8;
+	ASSERT(no_id());
+	/* a segment of empty notes ends */
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	memset(page + IMG_NOTE_OFF64, 0, PAGE_SIZE - IMG_NOTE_OFF64);
+	note->p_filesz = PAGE_SIZE - IMG_NOTE_OFF64;
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.7: descriptor size 0 or above 20; owner other than "GNU\0". */
+static bool test_bad_note_content(void)
+{
+	Elf32_Nhdr *n = (Elf32_Nhdr *)(page + IMG_NOTE_OFF64);
+	char *name = (char *)(n + 1);
+
+	setup(8192);
+	img_elf64(page, id20, 0);
+	ASSERT(no_id());
+	setup(8192);
+	img_elf64(page, id20, 21);
+	ASSERT(no_id());
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	memcpy(name, "GNX", 4);
+	ASSERT(no_id());
+	memcpy(name, "GNU", 4);
+	n->n_namesz = 3;	/* "GNU" without its NUL */
+	ASSERT(no_id());
+	n->n_namesz = 4;
+	name[3] = 'X';		/* "GNUX": the NUL is part of the name */
+	ASSERT(no_id());
+	name[3] = 0;
+	n->n_type = 4;
+	ASSERT(no_id());
+	n->n_type = 3;
+	ASSERT(id_is(id20, 20));
+	return true;
+}
+
+/* B.8: a note that crosses into page 1 cannot be read from page 0. */
+static bool test_note_crosses_page(void)
+{
+	Elf32_Nhdr *n = (Elf32_Nhdr *)(page + PAGE_SIZE - 16);
+	Elf64_Phdr *note;
+
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	/* header and name end page 0; the 20-byte descriptor is in page 1 */
+	*n = (Elf32_Nhdr){ .n_namesz = 4, .n_descsz = 20, .n_type = 3 };
+	memcpy(n + 1, "GNU", 4);
+	note->p_offset = PAGE_SIZE - 16;
+	note->p_filesz = 36;	/* the segment leaves the page */
+	ASSERT(no_id());
+	note->p_filesz = 16;	/* the note leaves the segment */
+	ASSERT(no_id());
+	return true;
+}
+
+/* B.9: the page changes under the parser after any one of its reads. */
+static bool test_changing_page(void)
+{
+	int total, i, ret;
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	ASSERT(id_is(id20, 20));
+	total = reads;
+	ASSERT(total > 0);
+	for (i = 1; i <= total; i++) {
+		setup(8192);
+		img_elf64(page, id20, 20);
+		scribble_at = i;
+		parse(&ret);	/* must neither crash nor read out of bounds */
+	}
+	/* each header field is read once: a clean parse has a fixed count */
+	setup(8192);
+	img_elf64(page, id20, 20);
+	ASSERT(id_is(id20, 20) && reads == total);
+	return true;
+}
+
+/* B.10: the descriptor sits after the name padded to 4 bytes. */
+static bool test_desc_offset(void)
+{
+	Elf64_Phdr *note;
+	size_t off = IMG_NOTE_OFF64, len;
+	unsigned char other[20];
+
+	img_make_id(other, 20, 9);
+	setup(8192);
+	note = img_elf64(page, id20, 20);
+	/* an id note with a 5-byte name: must be skipped by its padded size */
+	len = img_put_note(page + off, 3, "GNUXX", 5, other, 20);
+	len += img_put_note(page + off + len, 3, "GNU", 4, id20, 20);
+	note->p_filesz = len;
+	ASSERT(id_is(id20, 20));
+	return true;
+}
+
+/* B.11: files shorter than a header, or than the notes they claim. */
+static bool test_truncated(void)
+{
+	static const loff_t sizes[] = { 0, 1, 4, 16, 63, 64, 100, IMG_NOTE_OFF64 + 20 };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		setup(sizes[i]);
+		img_elf64(page, id20, 20);
+		ASSERT(no_id());
+	}
+	setup(IMG_NOTE_OFF64 + 36);	/* exactly up to the note's end */
+	img_elf64(page, id20, 20);
+	ASSERT(id_is(id20, 20));
+	return true;
+}
+
+struct test {
+	const char *name;
+	bool (*fn)(void);
+};
+
+#define T(x) { #x, x }
+static const struct test tests[] = {
+	T(test_sha1), T(test_md5), T(test_odd_size), T(test_size_may_be_null),
+	T(test_elf32), T(test_note_not_first), T(test_second_pt_note),
+	T(test_real_binary),
+	T(test_no_file), T(test_not_cached), T(test_bad_ident),
+	T(test_bad_phdrs), T(test_bad_note_segment), T(test_bad_note_sizes),
+	T(test_bad_note_content), T(test_note_crosses_page),
+	T(test_changing_page), T(test_desc_offset), T(test_truncated),
+};
+
+/* Seed inputs for buildid_fuzz: a scribble byte, then the file's start. */
+static int write_seed(const char *dir, const char *name, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fputc(0, f) == EOF || fwrite(page, 1, len, f) != len) {
+		perror(path);
+		return 1;
+	}
+	return fclose(f) != 0;
+}
+
+static int write_seeds(const char *dir)
+{
+	int err = 0;
+
+	setup(8192);
+	img_elf64(page, id20, 20);
+	err |= write_seed(dir, "elf64-sha1", 256);
+	img_elf64(page, id16, 16);
+	err |= write_seed(dir, "elf64-md5", 256);
+	img_elf32(page, id20, 20);
+	err |= write_seed(dir, "elf32-sha1", 256);
+	test_note_not_first();
+	err |= write_seed(dir, "elf64-notes", 512);
+	test_second_pt_note();
+	err |= write_seed(dir, "elf64-two-pt-note", 1100);
+	return err;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int i;
+
+	page = malloc(PAGE_SIZE);
+	assert(page);
+	img_make_id(id20, 21, 0);
+	img_make_id(id16, 16, 1);
+	img_make_id(id8, 8, 2);
+	if (argc == 3 && !strcmp(argv[1], "--seeds"))
+		return write_seeds(argv[2]);
+
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		bool ok = tests[i].fn();
+
+		tests_run++;
+		if (!ok)
+			tests_failed++;
+		printf("%s: %s\n", ok ? "PASS" : "FAIL", tests[i].name);
+	}
+	free(page);
+	printf("%d tests run, %d passed, %d failed\n", tests_run,
+	       tests_run - tests_failed, tests_failed);
+	return tests_failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Just enough of the kernel for lib/buildid.c to build in user space.
+ *
+ * The headers in include/linux/ reuse the include guards of the kernel's
+ * own, so the real ones can never be pulled in; each only includes this
+ * file.  The page cache is a single test-controlled page.
+ */
+#ifndef BUILDID_SHIM_H
+#define BUILDID_SHIM_H
+
+#include <assert.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <linux/types.h>
+
+typedef uint8_t u8;
+typedef uint16_t u16;
+typedef uint32_t u32;
+typedef uint64_t u64;
+typedef long long kernel_loff_t;
+#define loff_t kernel_loff_t
+
+#define PAGE_SIZE	4096UL
+
+#define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
+#define IS_ALIGNED(x, a)	(((x) & ((typeof(x))(a) - 1)) == 0)
+#define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
+#define min_t(type, x, y) ({ type __x = (x); type __y = (y); __x < __y ? __x : __y; })
+
+/* Test hook: called after every READ_ONCE, may change the page under it. */
+extern void shim_after_read_once(const volatile void *addr, size_t size);
+
+#define READ_ONCE(x) ({						\
+	typeof(x) __v = *(const volatile typeof(x) *)&(x);	\
+	shim_after_read_once(&(x), sizeof(x));			\
+	__v;							\
+})
+
+struct page {
+	void *data;
+	bool uptodate;
+	int refs;		/* test: get/put balance */
+};
+
+struct address_space {
+	struct page *page0;	/* NULL: page 0 is not in the page cache */
+};
+
+struct inode {
+	loff_t i_size;
+};
+
+struct file {
+	struct address_space *f_mapping;
+	struct inode *f_inode;
+};
+
+struct vm_area_struct {
+	struct file *vm_file;
+};
+
+extern int shim_kmap_depth;
+
+static inline struct page *find_get_page(struct address_space *mapping,
+					 unsigned long index)
+{
+	struct page *page = index ? NULL : mapping->page0;
+
+	if (page)
+		page->refs++;
+	return page;
+}
+
+static inline int PageUptodate(struct page *page)
+{
+	return page->uptodate;
+}
+
+static inline void put_page(struct page *page)
+{
+	assert(page->refs > 0);
+	page->refs--;
+}
+
+static inline void *kmap_atomic(struct page *page)
+{
+	shim_kmap_depth++;
+	return page->data;
+}
+
+static inline void kunmap_atomic(void *addr)
+{
+	assert(shim_kmap_depth > 0);
+	shim_kmap_depth--;
+}
+
+static inline loff_t i_size_read(const struct inode *inode)
+{
+	return inode->i_size;
+}
+
+static inline struct inode *file_inode(const struct file *file)
+{
+	return file->f_inode;
+}
+
+#endif
