@@ -35,8 +35,8 @@ static int parse_build_id(const void *data, u32 off, u32 len,
 	if (check_add_overflow(off, len, &note_end))
 		return -EOVERFLOW;
 
-	while (note_end - off >= sizeof(Elf32_Nhdr)) {
-		const Elf32_Nhdr *nhdr = data + off;
+	while (note_end - off >= sizeof(struct elf32_note)) {
+		const struct elf32_note *nhdr = data + off;
 		/* read each field once: the page may be changing */
 		u32 namesz = READ_ONCE(nhdr->n_namesz);
 		u32 descsz = READ_ONCE(nhdr->n_descsz);
@@ -47,7 +47,7 @@ static int parse_build_id(const void *data, u32 off, u32 len,
 		if (namesz > note_end || descsz > note_end)
 			return -EINVAL;
 
-		name_off = off + sizeof(Elf32_Nhdr);
+		name_off = off + sizeof(struct elf32_note);
 		if (check_add_overflow(name_off, ALIGN(namesz, 4), &desc_off) ||
 		    check_add_overflow(desc_off, descsz, &desc_end) ||
 		    check_add_overflow(desc_off, ALIGN(descsz, 4), &next))
@@ -77,21 +77,21 @@ static int parse_build_id(const void *data, u32 off, u32 len,
 static int get_build_id_32(const void *data, u32 limit,
 			   unsigned char *build_id, __u32 *size)
 {
-	const Elf32_Ehdr *ehdr = data;
+	const struct elf32_hdr *ehdr = data;
 	u32 phoff = READ_ONCE(ehdr->e_phoff);
 	u32 phnum = READ_ONCE(ehdr->e_phnum);
 	u32 i;
 
 	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
 	    !IS_ALIGNED(phoff, 4) ||
-	    READ_ONCE(ehdr->e_phentsize) != sizeof(Elf32_Phdr))
+	    READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf32_phdr))
 		return -EINVAL;
 	/* the whole table must be in the page: this also bounds the loop */
-	if (phnum > (limit - phoff) / sizeof(Elf32_Phdr))
+	if (phnum > (limit - phoff) / sizeof(struct elf32_phdr))
 		return -EINVAL;
 
 	for (i = 0; i < phnum; i++) {
-		const Elf32_Phdr *phdr = data + phoff + i * sizeof(*phdr);
+		const struct elf32_phdr *phdr = data + phoff + i * sizeof(*phdr);
 		u32 offset, filesz;
 
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
@@ -111,21 +111,21 @@ static int get_build_id_32(const void *data, u32 limit,
 static int get_build_id_64(const void *data, u32 limit,
 			   unsigned char *build_id, __u32 *size)
 {
-	const Elf64_Ehdr *ehdr = data;
+	const struct elf64_hdr *ehdr = data;
 	u64 phoff = READ_ONCE(ehdr->e_phoff);
 	u32 phnum = READ_ONCE(ehdr->e_phnum);
 	u32 i;
 
 	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
 	    !IS_ALIGNED(phoff, 8) ||
-	    READ_ONCE(ehdr->e_phentsize) != sizeof(Elf64_Phdr))
+	    READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf64_phdr))
 		return -EINVAL;
 	/* the whole table must be in the page: this also bounds the loop */
-	if (phnum > (limit - phoff) / sizeof(Elf64_Phdr))
+	if (phnum > (limit - phoff) / sizeof(struct elf64_phdr))
 		return -EINVAL;
 
 	for (i = 0; i < phnum; i++) {
-		const Elf64_Phdr *phdr = data + phoff + i * sizeof(*phdr);
+		const struct elf64_phdr *phdr = data + phoff + i * sizeof(*phdr);
 		u64 offset, filesz;
 
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
@@ -153,7 +153,7 @@ static int get_build_id(const void *data, u32 limit,
 		return -EINVAL;
 
 	/* e_type sits at the same offset in both classes */
-	type = READ_ONCE(((const Elf32_Ehdr *)data)->e_type);
+	type = READ_ONCE(((const struct elf32_hdr *)data)->e_type);
 	if (type != ET_EXEC && type != ET_DYN)
 		return -EINVAL;
 

@@ -13,7 +13,7 @@ int shim_kmap_depth;
 static int reads, scribble_at;
 static unsigned char *page;
 
-void shim_after_read_once(const volatile void *addr, size_t size)
+void shim_after_read_once(const void *addr, size_t size)
 {
 	if (scribble_at && ++reads == scribble_at)
 		memset(page, 0xff, PAGE_SIZE);

@@ -7,22 +7,22 @@
 #ifndef BUILDID_IMAGES_H
 #define BUILDID_IMAGES_H
 
-#include <elf.h>
+#include <linux/elf.h>
 #include <string.h>
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID	3
 #endif
 
-#define IMG_NOTE_OFF64	(sizeof(Elf64_Ehdr) + 2 * sizeof(Elf64_Phdr))
-#define IMG_NOTE_OFF32	(sizeof(Elf32_Ehdr) + 2 * sizeof(Elf32_Phdr))
+#define IMG_NOTE_OFF64	(sizeof(struct elf64_hdr) + 2 * sizeof(struct elf64_phdr))
+#define IMG_NOTE_OFF32	(sizeof(struct elf32_hdr) + 2 * sizeof(struct elf32_phdr))
 
 /* Append a note at @p; returns its padded length. */
 static inline size_t img_put_note(unsigned char *p, uint32_t type,
 				  const char *name, uint32_t namesz,
 				  const unsigned char *desc, uint32_t descsz)
 {
-	Elf32_Nhdr nhdr = { .n_namesz = namesz, .n_descsz = descsz, .n_type = type };
+	struct elf32_note nhdr = { .n_namesz = namesz, .n_descsz = descsz, .n_type = type };
 	size_t name_len = (namesz + 3) & ~3u, desc_len = (descsz + 3) & ~3u;
 
 	memcpy(p, &nhdr, sizeof(nhdr));
@@ -44,11 +44,11 @@ static inline void img_make_id(unsigned char *id, int len, int seed)
  * A 64-bit ET_DYN image in @page (PAGE_SIZE bytes) with one GNU build-id
  * note of @id_len bytes.  Returns the PT_NOTE header for damaging.
  */
-static inline Elf64_Phdr *img_elf64(unsigned char *page, const unsigned char *id,
-				    int id_len)
+static inline struct elf64_phdr *img_elf64(unsigned char *page,
+					   const unsigned char *id, int id_len)
 {
-	Elf64_Ehdr *eh = (Elf64_Ehdr *)page;
-	Elf64_Phdr *ph = (Elf64_Phdr *)(page + sizeof(*eh));
+	struct elf64_hdr *eh = (struct elf64_hdr *)page;
+	struct elf64_phdr *ph = (struct elf64_phdr *)(page + sizeof(*eh));
 	size_t len;
 
 	memset(page, 0, 4096);
@@ -64,21 +64,23 @@ static inline Elf64_Phdr *img_elf64(unsigned char *page, const unsigned char *id
 	eh->e_phentsize = sizeof(*ph);
 	eh->e_phnum = 2;
 	ph[0].p_type = PT_LOAD;
-	ph[0].p_filesz = ph[0].p_memsz = 4096;
+	ph[0].p_filesz = 4096;
+	ph[0].p_memsz = 4096;
 	len = img_put_note(page + IMG_NOTE_OFF64, NT_GNU_BUILD_ID, "GNU", 4, id, id_len);
 	ph[1].p_type = PT_NOTE;
 	ph[1].p_offset = IMG_NOTE_OFF64;
-	ph[1].p_filesz = ph[1].p_memsz = len;
+	ph[1].p_filesz = len;
+	ph[1].p_memsz = len;
 	ph[1].p_align = 4;
 	return &ph[1];
 }
 
 /* The same as a 32-bit ET_EXEC image. */
-static inline Elf32_Phdr *img_elf32(unsigned char *page, const unsigned char *id,
-				    int id_len)
+static inline struct elf32_phdr *img_elf32(unsigned char *page,
+					   const unsigned char *id, int id_len)
 {
-	Elf32_Ehdr *eh = (Elf32_Ehdr *)page;
-	Elf32_Phdr *ph = (Elf32_Phdr *)(page + sizeof(*eh));
+	struct elf32_hdr *eh = (struct elf32_hdr *)page;
+	struct elf32_phdr *ph = (struct elf32_phdr *)(page + sizeof(*eh));
 	size_t len;
 
 	memset(page, 0, 4096);
@@ -94,11 +96,13 @@ static inline Elf32_Phdr *img_elf32(unsigned char *page, const unsigned char *id
 	eh->e_phentsize = sizeof(*ph);
 	eh->e_phnum = 2;
 	ph[0].p_type = PT_LOAD;
-	ph[0].p_filesz = ph[0].p_memsz = 4096;
+	ph[0].p_filesz = 4096;
+	ph[0].p_memsz = 4096;
 	len = img_put_note(page + IMG_NOTE_OFF32, NT_GNU_BUILD_ID, "GNU", 4, id, id_len);
 	ph[1].p_type = PT_NOTE;
 	ph[1].p_offset = IMG_NOTE_OFF32;
-	ph[1].p_filesz = ph[1].p_memsz = len;
+	ph[1].p_filesz = len;
+	ph[1].p_memsz = len;
 	ph[1].p_align = 4;
 	return &ph[1];
 }

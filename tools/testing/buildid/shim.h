@@ -17,26 +17,36 @@
 #include <string.h>
 #include <linux/types.h>
 
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef long long kernel_loff_t;
-#define loff_t kernel_loff_t
+#define u8	__u8
+#define u16	__u16
+#define u32	__u32
+#define u64	__u64
+#define loff_t	__s64
 
 #define PAGE_SIZE	4096UL
 
-#define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((typeof(x))(a) - 1))
-#define IS_ALIGNED(x, a)	(((x) & ((typeof(x))(a) - 1)) == 0)
+#define ALIGN(x, a) ({						\
+	typeof(x) __mask = (typeof(x))(a) - 1;			\
+	((x) + __mask) & ~__mask;				\
+})
+#define IS_ALIGNED(x, a) ({					\
+	typeof(x) __mask = (typeof(x))(a) - 1;			\
+	((x) & __mask) == 0;					\
+})
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
-#define min_t(type, x, y) ({ type __x = (x); type __y = (y); __x < __y ? __x : __y; })
+#define min_t(type, x, y) ({					\
+	type __x = (x);						\
+	type __y = (y);						\
+	__x < __y ? __x : __y;					\
+})
 
 /* Test hook: called after every READ_ONCE, may change the page under it. */
-extern void shim_after_read_once(const volatile void *addr, size_t size);
+void shim_after_read_once(const void *addr, size_t size);
 
 #define READ_ONCE(x) ({						\
-	typeof(x) __v = *(const volatile typeof(x) *)&(x);	\
-	shim_after_read_once(&(x), sizeof(x));			\
+	typeof(x) *__p = &(x);					\
+	typeof(x) __v = __atomic_load_n(__p, __ATOMIC_RELAXED);	\
+	shim_after_read_once(__p, sizeof(*__p));		\
 	__v;							\
 })
 

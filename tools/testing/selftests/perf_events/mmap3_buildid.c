@@ -7,7 +7,7 @@
  * and each malformed header the kernel's parser must survive.
  */
 #define _GNU_SOURCE
-#include <elf.h>
+#include <linux/elf.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -20,6 +20,9 @@
 
 #ifndef PERF_RECORD_MMAP3
 #define PERF_RECORD_MMAP3	21
+#endif
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID		3
 #endif
 #define BUILD_ID_SIZE_MAX	20
 #define FILE_SIZE		8192
@@ -87,7 +90,7 @@ static size_t put_note(char *p, const char *owner, uint32_t type,
 		       uint32_t namesz, uint32_t descsz, const uint8_t *id,
 		       int id_len)
 {
-	Elf32_Nhdr nhdr = { .n_namesz = namesz, .n_descsz = descsz, .n_type = type };
+	struct elf32_note nhdr = { .n_namesz = namesz, .n_descsz = descsz, .n_type = type };
 
 	memcpy(p, &nhdr, sizeof(nhdr));
 	memcpy(p + sizeof(nhdr), owner, 4);
@@ -103,8 +106,8 @@ static size_t put_note(char *p, const char *owner, uint32_t type,
 static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id)
 {
 	int is64 = spec->elfclass == ELFCLASS64;
-	size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
-	size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+	size_t ehsize = is64 ? sizeof(struct elf64_hdr) : sizeof(struct elf32_hdr);
+	size_t phsize = is64 ? sizeof(struct elf64_phdr) : sizeof(struct elf32_phdr);
 	uint64_t phoff = ehsize, note_off = ehsize + 2 * phsize;
 	uint32_t namesz = 4, descsz = spec->id_size, type = NT_GNU_BUILD_ID;
 	uint64_t p_offset, p_filesz;
@@ -116,12 +119,23 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 	if (spec->damage == NOTE_CROSSES_PAGE)
 		note_off = 4096 - 16;
 	switch (spec->damage) {
-	case NAMESZ_HUGE: namesz = 0xfffffffd; break;
-	case DESCSZ_HUGE: descsz = 0xfffffffd; break;
-	case DESCSZ_ZERO: descsz = 0; break;
-	case DESCSZ_21: descsz = 21; break;
-	case OWNER_NOT_GNU: owner = "GNX"; break;
-	default: break;
+	case NAMESZ_HUGE:
+		namesz = 0xfffffffd;
+		break;
+	case DESCSZ_HUGE:
+		descsz = 0xfffffffd;
+		break;
+	case DESCSZ_ZERO:
+		descsz = 0;
+		break;
+	case DESCSZ_21:
+		descsz = 21;
+		break;
+	case OWNER_NOT_GNU:
+		owner = "GNX";
+		break;
+	default:
+		break;
 	}
 	note_len = put_note(img + note_off, owner, type, namesz, descsz, id,
 			    spec->damage == DESCSZ_21 ? 21 : spec->id_size);
@@ -129,20 +143,38 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 	p_filesz = note_len;
 
 	switch (spec->damage) {
-	case NO_NOTE: phnum = 1; break;
-	case PHOFF_HUGE: phoff = is64 ? 0xfffffffffffff000ull : 0xfffff000u; break;
-	case PHOFF_IN_HEADER: phoff = 8; break;
-	case PHNUM_MAX: phnum = 65535; break;
-	case PHDRS_LEAVE_PAGE: phoff = 4096 - phsize; phnum = 2; break;
-	case NOTE_OFF_OUTSIDE: p_offset = 4096 + 64; break;
-	case NOTE_SIZE_WRAP: p_filesz = is64 ? ~0ull - 8 : 0xfffffff8u; break;
-	case NOTE_PAST_SEGMENT: p_filesz = note_len - 8; break;
-	default: break;
+	case NO_NOTE:
+		phnum = 1;
+		break;
+	case PHOFF_HUGE:
+		phoff = is64 ? 0xfffffffffffff000ull : 0xfffff000u;
+		break;
+	case PHOFF_IN_HEADER:
+		phoff = 8;
+		break;
+	case PHNUM_MAX:
+		phnum = 65535;
+		break;
+	case PHDRS_LEAVE_PAGE:
+		phoff = 4096 - phsize;
+		phnum = 2;
+		break;
+	case NOTE_OFF_OUTSIDE:
+		p_offset = 4096 + 64;
+		break;
+	case NOTE_SIZE_WRAP:
+		p_filesz = is64 ? ~0ull - 8 : 0xfffffff8u;
+		break;
+	case NOTE_PAST_SEGMENT:
+		p_filesz = note_len - 8;
+		break;
+	default:
+		break;
 	}
 
 	if (is64) {
-		Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
-		Elf64_Phdr ph[2] = {
+		struct elf64_hdr *eh = (struct elf64_hdr *)img;
+		struct elf64_phdr ph[2] = {
 			{ .p_type = PT_LOAD, .p_flags = PF_R | PF_X,
 			  .p_filesz = FILE_SIZE, .p_memsz = FILE_SIZE, .p_align = 4096 },
 			{ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = p_offset,
@@ -159,8 +191,8 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 		if (phoff + sizeof(ph) <= FILE_SIZE)
 			memcpy(img + phoff, ph, sizeof(ph));
 	} else {
-		Elf32_Ehdr *eh = (Elf32_Ehdr *)img;
-		Elf32_Phdr ph[2] = {
+		struct elf32_hdr *eh = (struct elf32_hdr *)img;
+		struct elf32_phdr ph[2] = {
 			{ .p_type = PT_LOAD, .p_flags = PF_R | PF_X,
 			  .p_filesz = FILE_SIZE, .p_memsz = FILE_SIZE, .p_align = 4096 },
 			{ .p_type = PT_NOTE, .p_flags = PF_R, .p_offset = p_offset,
@@ -183,11 +215,19 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 	img[EI_VERSION] = EV_CURRENT;
 
 	switch (spec->damage) {
-	case BAD_MAGIC: img[1] = 'X'; break;
-	case TYPE_REL: ((Elf32_Ehdr *)img)->e_type = ET_REL; break;
-	case BAD_CLASS: img[EI_CLASS] = 3; break;
-	case TRUNCATED: return 40;
-	default: break;
+	case BAD_MAGIC:
+		img[1] = 'X';
+		break;
+	case TYPE_REL:
+		((struct elf32_hdr *)img)->e_type = ET_REL;
+		break;
+	case BAD_CLASS:
+		img[EI_CLASS] = 3;
+		break;
+	case TRUNCATED:
+		return 40;
+	default:
+		break;
 	}
 	return FILE_SIZE;
 }
@@ -306,13 +346,12 @@ FIXTURE_VARIANT(mmap3)
 	int want_size;		/* 0: no id expected */
 };
 
-#define GOOD_ELF(cls, size) { .spec = { cls, size, GOOD }, .want_size = size }
 #define BAD_ELF(damage) { .spec = { ELFCLASS64, 20, damage }, .want_size = 0 }
 
-FIXTURE_VARIANT_ADD(mmap3, sha1) GOOD_ELF(ELFCLASS64, 20);
-FIXTURE_VARIANT_ADD(mmap3, md5) GOOD_ELF(ELFCLASS64, 16);
-FIXTURE_VARIANT_ADD(mmap3, odd_size_8) GOOD_ELF(ELFCLASS64, 8);
-FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) GOOD_ELF(ELFCLASS32, 20);
+FIXTURE_VARIANT_ADD(mmap3, sha1) { .spec = { ELFCLASS64, 20, GOOD }, .want_size = 20 };
+FIXTURE_VARIANT_ADD(mmap3, md5) { .spec = { ELFCLASS64, 16, GOOD }, .want_size = 16 };
+FIXTURE_VARIANT_ADD(mmap3, odd_size_8) { .spec = { ELFCLASS64, 8, GOOD }, .want_size = 8 };
+FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) { .spec = { ELFCLASS32, 20, GOOD }, .want_size = 20 };
 FIXTURE_VARIANT_ADD(mmap3, not_elf) { .not_elf = 1, .want_size = 0 };
 FIXTURE_VARIANT_ADD(mmap3, no_note) BAD_ELF(NO_NOTE);
 FIXTURE_VARIANT_ADD(mmap3, bad_magic) BAD_ELF(BAD_MAGIC);
@@ -333,26 +372,35 @@ FIXTURE_VARIANT_ADD(mmap3, owner_not_gnu) BAD_ELF(OWNER_NOT_GNU);
 FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) BAD_ELF(NOTE_CROSSES_PAGE);
 FIXTURE_VARIANT_ADD(mmap3, truncated) BAD_ELF(TRUNCATED);
 
-/* Opens an mmap3 event; SKIPs when the kernel or the sysctl says no. */
-#define OPEN_MMAP3_CPU(rb, attr, cpu) do {				\
-	int __err = perf_rb_open_cpu(rb, attr, cpu);			\
-	if (__err == -EACCES || __err == -EPERM)			\
-		SKIP(return, "perf_event_open not permitted (perf_event_paranoid?)"); \
-	if (__err == -EINVAL && !kernel_has_mmap3())			\
-		SKIP(return, "kernel without attr.mmap3");		\
-	ASSERT_EQ(0, __err);						\
-} while (0)
-#define OPEN_MMAP3(rb, attr) OPEN_MMAP3_CPU(rb, attr, -1)
+/*
+ * Open an mmap3 event.  Returns why the test must be skipped (the sysctl
+ * or the kernel says no), or NULL with *@err the result.
+ */
+static const char *open_mmap3(struct perf_rb *rb, struct perf_event_attr *attr,
+			      int cpu, int *err)
+{
+	*err = perf_rb_open_cpu(rb, attr, cpu);
+	if (*err == -EACCES || *err == -EPERM)
+		return "perf_event_open not permitted (perf_event_paranoid?)";
+	if (*err == -EINVAL && !kernel_has_mmap3())
+		return "kernel without attr.mmap3";
+	return NULL;
+}
 
 FIXTURE_SETUP(mmap3)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 
 	self->rb.fd = -1;
 	snprintf(self->path, sizeof(self->path), "/tmp/mmap3_%s.%d",
 		 variant->not_elf ? "text" : "elf", getpid());
 	attr.mmap3 = 1;
-	OPEN_MMAP3(&self->rb, &attr);
+	skip = open_mmap3(&self->rb, &attr, -1, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 }
 
 FIXTURE_TEARDOWN(mmap3)
@@ -441,12 +489,17 @@ FIXTURE_TEARDOWN(sideband)
 TEST_F(sideband, anon_exec)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 	union record r;
 	int n, found = 0;
 	void *map;
 
 	attr.mmap3 = 1;
-	OPEN_MMAP3(&self->rb, &attr);
+	skip = open_mmap3(&self->rb, &attr, -1, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	ASSERT_NE(MAP_FAILED, map);
@@ -468,11 +521,16 @@ TEST_F(sideband, anon_exec)
 TEST_F(sideband, mmap2_and_mmap3)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 	union record r;
 
 	attr.mmap2 = 1;
 	attr.mmap3 = 1;
-	OPEN_MMAP3(&self->rb, &attr);
+	skip = open_mmap3(&self->rb, &attr, -1, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 	/* one MMAP3, and no record of another type for the file */
 	ASSERT_EQ(1, map_and_find(&self->rb, self->path, PERF_RECORD_MMAP3, &r, NULL));
 	EXPECT_EQ(20, r.m3.build_id_size);
@@ -504,6 +562,8 @@ TEST_F(sideband, no_mmap3_no_type_21)
 TEST_F(sideband, inherit)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 	union record r;
 	int status, n, found = 0;
 	cpu_set_t cpus;
@@ -515,7 +575,10 @@ TEST_F(sideband, inherit)
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
 	attr.mmap3 = 1;
 	attr.inherit = 1;
-	OPEN_MMAP3_CPU(&self->rb, &attr, 0);
+	skip = open_mmap3(&self->rb, &attr, 0, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 	child = fork();
 	ASSERT_LE(0, child);
 	if (child == 0) {
@@ -546,13 +609,18 @@ TEST_F(sideband, inherit)
 TEST_F(sideband, rewritten_file)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 	struct elf_spec spec = { ELFCLASS64, 20, GOOD };
 	static char img[FILE_SIZE];
 	uint8_t id2[BUILD_ID_SIZE_MAX];
 	union record r;
 
 	attr.mmap3 = 1;
-	OPEN_MMAP3(&self->rb, &attr);
+	skip = open_mmap3(&self->rb, &attr, -1, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 	ASSERT_EQ(1, map_and_find(&self->rb, self->path, PERF_RECORD_MMAP3, &r, NULL));
 	EXPECT_EQ(0, memcmp(self->id, r.m3.build_id, 20));
 
@@ -574,6 +642,8 @@ TEST_F(sideband, rewritten_file)
 TEST_F(sideband, page_not_cached)
 {
 	struct perf_event_attr attr = make_sideband_attr();
+	const char *skip;
+	int err;
 	struct elf_spec spec = { ELFCLASS64, 20, GOOD };
 	const char *dir = getenv("MMAP3_UNCACHED_DIR");
 	static char img[FILE_SIZE];
@@ -603,7 +673,10 @@ TEST_F(sideband, page_not_cached)
 	}
 
 	attr.mmap3 = 1;
-	OPEN_MMAP3(&self->rb, &attr);
+	skip = open_mmap3(&self->rb, &attr, -1, &err);
+	if (skip)
+		SKIP(return, "%s", skip);
+	ASSERT_EQ(0, err);
 
 	/* one open file, one inode: uncached 9p makes a new one per lookup */
 	fd = open(path, O_RDONLY);
@@ -616,7 +689,7 @@ TEST_F(sideband, page_not_cached)
 	EXPECT_NE(0, r.m3.ino);
 
 	/* fault page 0 in through the mapping, then map again */
-	EXPECT_EQ(0x7f, *(volatile unsigned char *)map);
+	EXPECT_EQ(0x7f, __atomic_load_n((unsigned char *)map, __ATOMIC_RELAXED));
 	map2 = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
 	ASSERT_NE(MAP_FAILED, map2);
 	EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
