@@ -62,7 +62,7 @@ vm: kernel
 	@$(S)/vm-run -- bash -c '$(CMD)'
 
 bench: all
-	@$(S)/bench
+	@$(S)/bench/run
 
 clean:
 	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/ksft out

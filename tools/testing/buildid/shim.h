@@ -40,6 +40,10 @@
 	__x < __y ? __x : __y;					\
 })
 
+#ifdef SHIM_NO_HOOK
+/* benchmarks: READ_ONCE as the kernel has it, a single load */
+#define READ_ONCE(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#else
 /* Test hook: called after every READ_ONCE, may change the page under it. */
 void shim_after_read_once(const void *addr, size_t size);
 
@@ -49,6 +53,7 @@ void shim_after_read_once(const void *addr, size_t size);
 	shim_after_read_once(__p, sizeof(*__p));		\
 	__v;							\
 })
+#endif
 
 struct page {
 	void *data;
