@@ -55,8 +55,9 @@ demo: all
 series: apply
 	@$(S)/export-series
 
-check-series: series
+check-series: series kernel
 	@$(S)/export-series --check
+	@$(S)/check-each-patch
 
 vm: kernel
 	@$(S)/vm-run -- bash -c '$(CMD)'
