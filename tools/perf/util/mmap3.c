@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * PERF_RECORD_MMAP3: the MMAP2 record plus the build id the mapped file
+ * had when it was mapped.  A DSO met through MMAP3 is keyed by that id, so
+ * a binary replaced during the run becomes a second DSO, and its samples
+ * resolve against the right contents.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <linux/kernel.h>
+#include <linux/zalloc.h>
+#include <perf/event.h>
+
+#include "build-id.h"
+#include "debug.h"
+#include "dso.h"
+#include "event.h"
+#include "machine.h"
+#include "map.h"
+#include "maps.h"
+#include "mmap3.h"
+#include "thread.h"
+
+#define MMAP3_FIXED_SIZE	offsetof(struct perf_record_mmap3, filename)
+
+/* The id of a record; a size past the array (checked on read) means none. */
+static void mmap3__build_id(struct perf_record_mmap3 *m, struct build_id *bid)
+{
+	size_t size = m->build_id_size;
+
+	build_id__init(bid, m->build_id, size <= BUILD_ID_SIZE ? size : 0);
+}
+
+/* Unknown ids (size 0) match anything: MMAP2 and MMAP3 DSOs still meet. */
+int build_id__cmp(const struct build_id *a, const struct build_id *b)
+{
+	if (!a->size || !b->size)
+		return 0;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	return memcmp(a->data, b->data, a->size);
+}
+
+/*
+ * A record read from a file is checked before anything looks inside it:
+ * its size must hold the fixed part and a NUL-terminated filename, and the
+ * id size must fit the id array.
+ */
+int perf_event__check_mmap3(union perf_event *event, u64 file_offset)
+{
+	size_t size = event->header.size;
+
+	if (size < MMAP3_FIXED_SIZE + 1) {
+		pr_err("%#llx: MMAP3 record of %zu bytes, below the minimum %zu\n",
+		       (unsigned long long)file_offset, size, MMAP3_FIXED_SIZE + 1);
+		return -EINVAL;
+	}
+	if (event->mmap3.build_id_size > BUILD_ID_SIZE) {
+		pr_err("%#llx: MMAP3 record with a build id of %u bytes, above %d\n",
+		       (unsigned long long)file_offset, event->mmap3.build_id_size,
+		       BUILD_ID_SIZE);
+		return -EINVAL;
+	}
+	if (!memchr(event->mmap3.filename, '\0', size - MMAP3_FIXED_SIZE)) {
+		pr_err("%#llx: MMAP3 record without a NUL-terminated filename\n",
+		       (unsigned long long)file_offset);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+size_t perf_event__fprintf_mmap3(union perf_event *event, FILE *fp)
+{
+	struct perf_record_mmap3 *m = &event->mmap3;
+	char sbuild_id[SBUILD_ID_SIZE] = "none";
+	struct build_id bid;
+
+	mmap3__build_id(m, &bid);
+	if (bid.size)
+		build_id__sprintf(&bid, sbuild_id);
+
+	return fprintf(fp, " %d/%d: [%#" PRI_lx64 "(%#" PRI_lx64 ") @ %#" PRI_lx64
+		       " %02x:%02x %" PRI_lu64 " %" PRI_lu64 " build_id %s]: %c%c%c%c %s\n",
+		       m->pid, m->tid, m->start, m->len, m->pgoff, m->maj, m->min,
+		       m->ino, m->ino_generation, sbuild_id,
+		       (m->prot & PROT_READ) ? 'r' : '-',
+		       (m->prot & PROT_WRITE) ? 'w' : '-',
+		       (m->prot & PROT_EXEC) ? 'x' : '-',
+		       (m->flags & MAP_SHARED) ? 's' : 'p',
+		       m->filename);
+}
+
+/*
+ * Kernel and module maps go through the MMAP code that knows them, as an
+ * MMAP record; then their DSO learns the id.
+ */
+static int machine__process_kernel_mmap3(struct machine *machine,
+					 union perf_event *event,
+					 struct perf_sample *sample,
+					 struct build_id *bid)
+{
+	struct perf_record_mmap3 *m = &event->mmap3;
+	struct perf_record_mmap *mmap;
+	size_t len = strlen(m->filename) + 1;
+	bool saved_dump_trace = dump_trace;
+	struct map *map;
+	int ret;
+
+	mmap = zalloc(sizeof(*mmap));
+	if (!mmap)
+		return -ENOMEM;
+	mmap->header = m->header;
+	mmap->header.type = PERF_RECORD_MMAP;
+	mmap->header.size = offsetof(struct perf_record_mmap, filename) +
+			    PERF_ALIGN(len, sizeof(u64));
+	mmap->pid = m->pid;
+	mmap->tid = m->tid;
+	mmap->start = m->start;
+	mmap->len = m->len;
+	mmap->pgoff = m->pgoff;
+	memcpy(mmap->filename, m->filename, min(len, sizeof(mmap->filename) - 1));
+
+	dump_trace = false;	/* printed as MMAP3 already */
+	ret = machine__process_mmap_event(machine, (union perf_event *)mmap, sample);
+	dump_trace = saved_dump_trace;
+	free(mmap);
+	if (ret || !bid->size)
+		return ret;
+
+	map = maps__find(machine__kernel_maps(machine), m->start);
+	if (map && map->dso && !map->dso->has_build_id)
+		dso__set_build_id(map->dso, bid);
+	return 0;
+}
+
+int machine__process_mmap3_event(struct machine *machine,
+				 union perf_event *event,
+				 struct perf_sample *sample)
+{
+	struct perf_record_mmap3 *m = &event->mmap3;
+	struct dso_id id = {
+		.maj = m->maj,
+		.min = m->min,
+		.ino = m->ino,
+		.ino_generation = m->ino_generation,
+	};
+	struct thread *thread;
+	struct map *map;
+
+	if (dump_trace)
+		perf_event__fprintf_mmap3(event, stdout);
+
+	mmap3__build_id(m, &id.build_id);
+
+	if (sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    sample->cpumode == PERF_RECORD_MISC_KERNEL) {
+		if (machine__process_kernel_mmap3(machine, event, sample, &id.build_id))
+			goto out_problem;
+		return 0;
+	}
+
+	thread = machine__findnew_thread(machine, m->pid, m->tid);
+	if (!thread)
+		goto out_problem;
+
+	map = map__new(machine, m->start, m->len, m->pgoff, &id, m->prot,
+		       m->flags, m->filename, thread);
+	if (!map)
+		goto out_problem_thread;
+
+	/* the id from the record is the one the samples were taken against */
+	if (id.build_id.size && map->dso && !map->dso->has_build_id)
+		dso__set_build_id(map->dso, &id.build_id);
+
+	if (thread__insert_map(thread, map))
+		goto out_problem_map;
+
+	thread__put(thread);
+	map__put(map);
+	return 0;
+
+out_problem_map:
+	map__put(map);
+out_problem_thread:
+	thread__put(thread);
+out_problem:
+	dump_printf("problem processing PERF_RECORD_MMAP3, skipping event.\n");
+	return 0;
+}
+
+int perf_event__process_mmap3(struct perf_tool *tool __maybe_unused,
+			      union perf_event *event,
+			      struct perf_sample *sample,
+			      struct machine *machine)
+{
+	return machine__process_mmap3_event(machine, event, sample);
+}
