@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fill the build-id cache (~/.debug) with the binaries a perf.data file
+ * names, each checked against the build id recorded for it:
+ *
+ *   perf buildid-list --store   from this machine's files
+ *   perf report --store         the same, then debuginfod for the rest
+ *
+ * One line per DSO: "OK <id> <name>" or "FAIL <id> <name>".  An entry
+ * already in the cache is reused.  Downloads run in parallel, a bounded
+ * number at a time; libdebuginfod honours DEBUGINFOD_URLS and
+ * DEBUGINFOD_TIMEOUT and only ever renames complete files into its cache,
+ * and copies into ~/.debug go through a temporary name too.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/err.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#ifdef HAVE_DEBUGINFOD_SUPPORT
+#include <elfutils/debuginfod.h>
+#endif
+
+#include "build-id.h"
+#include "build-id-store.h"
+#include "copyfile.h"
+#include "data.h"
+#include "evlist.h"
+#include "evsel.h"
+#include "debug.h"
+#include "dso.h"
+#include "machine.h"
+#include "mmap3.h"
+#include "namespaces.h"
+#include "session.h"
+#include "symbol.h"
+#include "util.h"
+#include "vdso.h"
+
+#define STORE_JOBS_DEFAULT	8
+
+static int store_jobs = STORE_JOBS_DEFAULT;
+
+struct store_entry {
+	struct dso	*dso;
+	char		sbuild_id[SBUILD_ID_SIZE];
+	char		*fetched;	/* downloaded file */
+	bool		ok;
+};
+
+/* buildid.debuginfod = URLS, buildid.debuginfod-jobs = N */
+int build_id_store__config(const char *var, const char *value)
+{
+	if (!strcmp(var, "buildid.debuginfod")) {
+		/* the environment wins, as for every libdebuginfod user */
+		if (value && !getenv("DEBUGINFOD_URLS"))
+			setenv("DEBUGINFOD_URLS", value, 1);
+		return 0;
+	}
+	if (!strcmp(var, "buildid.debuginfod-jobs")) {
+		store_jobs = strtol(value, NULL, 0);
+		if (store_jobs < 1)
+			store_jobs = 1;
+		return 0;
+	}
+	return 0;
+}
+
+/* Copy @from into the cache as the binary @name with id @sbuild_id. */
+static int build_id_cache__add_copy(const char *sbuild_id, const char *name,
+				    const char *from)
+{
+	char *dir = NULL, *file = NULL, *link = NULL, *target = NULL, *slash;
+	int err = -1;
+
+	dir = build_id_cache__cachedir(sbuild_id, name, NULL, false, false);
+	if (!dir || mkdir_p(dir, 0755))
+		goto out_free;
+	if (asprintf(&file, "%s/elf", dir) < 0) {
+		file = NULL;
+		goto out_free;
+	}
+	if (access(file, F_OK) && copyfile(from, file))
+		goto out_free;
+
+	link = build_id_cache__linkname(sbuild_id, NULL, 0);
+	if (!link)
+		goto out_free;
+	slash = strrchr(link, '/');
+	*slash = '\0';
+	if (mkdir_p(link, 0755))
+		goto out_free;
+	*slash = '/';
+	if (asprintf(&target, "../..%s", dir + strlen(buildid_dir)) < 0) {
+		target = NULL;
+		goto out_free;
+	}
+	if (symlink(target, link) && errno != EEXIST)
+		goto out_free;
+	err = 0;
+out_free:
+	free(target);
+	free(link);
+	free(file);
+	free(dir);
+	return err;
+}
+
+/* The running kernel, if it is the one recorded: its kallsyms. */
+static bool store_kernel(struct store_entry *e)
+{
+	struct build_id running;
+
+	if (sysfs__read_build_id("/sys/kernel/notes", &running) ||
+	    build_id__cmp(&running, &e->dso->bid))
+		return false;
+	return !build_id_cache__add_s(e->sbuild_id, e->dso->long_name, NULL,
+				      true, false);
+}
+
+/* A module, decompressed if need be, if the file on disk is the one. */
+static bool store_module(struct store_entry *e)
+{
+	struct dso *dso = e->dso;
+	char tmp[PATH_MAX] = "";
+	const char *path = dso->long_name;
+	struct build_id bid;
+	bool ok = false;
+
+	if (dso__needs_decompress(dso)) {
+		if (dso__decompress_kmodule_path(dso, dso->long_name, tmp, sizeof(tmp)))
+			return false;
+		path = tmp;
+	}
+	if (filename__read_build_id(path, &bid) > 0 && !build_id__cmp(&bid, &dso->bid))
+		ok = !(path == tmp ?
+		       build_id_cache__add_copy(e->sbuild_id, dso->long_name, tmp) :
+		       build_id_cache__add_s(e->sbuild_id, path, NULL, false, false));
+	if (path == tmp)
+		unlink(tmp);
+	return ok;
+}
+
+/* A user binary, read inside the mount namespace it was mapped in. */
+static bool store_file(struct store_entry *e)
+{
+	struct dso *dso = e->dso;
+	struct nscookie nsc;
+	struct build_id bid;
+	int ret;
+
+	nsinfo__mountns_enter(dso->nsinfo, &nsc);
+	ret = filename__read_build_id(dso->long_name, &bid);
+	nsinfo__mountns_exit(&nsc);
+	if (ret <= 0 || build_id__cmp(&bid, &dso->bid))
+		return false;
+	return !build_id_cache__add_s(e->sbuild_id, dso->long_name, dso->nsinfo,
+				      false, false);
+}
+
+static bool store_local(struct store_entry *e)
+{
+	struct dso *dso = e->dso;
+
+	if (build_id_cache__cached(e->sbuild_id))
+		return true;
+	if (dso__is_kallsyms(dso) ||
+	    (dso->kernel && !is_kernel_module(dso->long_name,
+					      PERF_RECORD_MISC_CPUMODE_UNKNOWN)))
+		return store_kernel(e);
+	if (dso->kernel || is_kernel_module(dso->long_name,
+					    PERF_RECORD_MISC_CPUMODE_UNKNOWN))
+		return store_module(e);
+	return store_file(e);
+}
+
+#ifdef HAVE_DEBUGINFOD_SUPPORT
+struct fetch_queue {
+	struct store_entry	*entries;
+	size_t			nr;
+	size_t			next;
+	size_t			done;
+	size_t			todo;
+	bool			progress;
+	pthread_mutex_t		lock;
+};
+
+static void *fetch_worker(void *arg)
+{
+	struct fetch_queue *q = arg;
+	debuginfod_client *client = debuginfod_begin();
+
+	if (!client)
+		return NULL;
+	for (;;) {
+		struct store_entry *e = NULL;
+		char *path = NULL;
+		int fd;
+
+		pthread_mutex_lock(&q->lock);
+		while (q->next < q->nr && q->entries[q->next].ok)
+			q->next++;
+		if (q->next < q->nr)
+			e = &q->entries[q->next++];
+		pthread_mutex_unlock(&q->lock);
+		if (!e)
+			break;
+
+		fd = debuginfod_find_executable(client,
+						(const unsigned char *)e->sbuild_id,
+						0, &path);
+		if (fd >= 0) {
+			close(fd);
+			e->fetched = path;
+		} else {
+			pr_debug("debuginfod: %s: %s\n", e->sbuild_id, strerror(-fd));
+		}
+
+		pthread_mutex_lock(&q->lock);
+		q->done++;
+		if (q->progress)
+			fprintf(stderr, "\rdebuginfod: %zu/%zu", q->done, q->todo);
+		pthread_mutex_unlock(&q->lock);
+	}
+	debuginfod_end(client);
+	return NULL;
+}
+
+/* Ask debuginfod for every binary not found here, store_jobs at a time. */
+static void fetch_missing(struct store_entry *entries, size_t nr)
+{
+	struct fetch_queue q = { .entries = entries, .nr = nr };
+	pthread_t threads[64];
+	int i, nr_threads;
+	size_t j;
+
+	for (j = 0; j < nr; j++)
+		q.todo += !entries[j].ok;
+	if (!q.todo || !getenv("DEBUGINFOD_URLS"))
+		return;
+	q.progress = isatty(STDERR_FILENO);
+	pthread_mutex_init(&q.lock, NULL);
+	nr_threads = store_jobs;
+	if ((size_t)nr_threads > q.todo)
+		nr_threads = q.todo;
+	if (nr_threads > 64)
+		nr_threads = 64;
+	for (i = 0; i < nr_threads; i++)
+		if (pthread_create(&threads[i], NULL, fetch_worker, &q))
+			break;
+	nr_threads = i;
+	if (!nr_threads)
+		fetch_worker(&q);
+	for (i = 0; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	if (q.progress)
+		fprintf(stderr, "\r\033[K");
+	pthread_mutex_destroy(&q.lock);
+
+	for (j = 0; j < nr; j++) {
+		struct store_entry *e = &entries[j];
+
+		if (e->ok || !e->fetched)
+			continue;
+		/* the download sits in the debuginfod client cache: link to it */
+		e->ok = !build_id_cache__add_s(e->sbuild_id, e->fetched, NULL,
+					       false, false) ||
+			build_id_cache__cached(e->sbuild_id);
+	}
+}
+#else
+static void fetch_missing(struct store_entry *entries __maybe_unused,
+			  size_t nr __maybe_unused)
+{
+	pr_warning("perf was built without libdebuginfod: nothing downloaded\n");
+}
+#endif
+
+static int machine__collect_store(struct machine *machine, bool with_hits,
+				  struct store_entry **entries, size_t *nr)
+{
+	struct dso *dso;
+	int err = 0;
+
+	down_read(&machine->dsos.lock);
+	list_for_each_entry(dso, &machine->dsos.head, node) {
+		struct store_entry *e;
+
+		if (!dso->has_build_id || (with_hits && !dso->hit) ||
+		    dso__is_vdso(dso))
+			continue;
+		e = realloc(*entries, (*nr + 1) * sizeof(**entries));
+		if (!e) {
+			err = -ENOMEM;
+			break;
+		}
+		*entries = e;
+		e = &e[(*nr)++];
+		memset(e, 0, sizeof(*e));
+		e->dso = dso;
+		build_id__sprintf(&dso->bid, e->sbuild_id);
+	}
+	up_read(&machine->dsos.lock);
+	return err;
+}
+
+/*
+ * Store every DSO with a build id (with @with_hits, every DSO hit) in the
+ * build-id cache; with @debuginfod, download what this machine lacks.
+ * Returns how many could not be stored, or a negative errno.
+ */
+int perf_session__store_build_ids(struct perf_session *session,
+				  bool with_hits, bool debuginfod)
+{
+	struct machine *machine = &session->machines.host;
+	struct store_entry *entries = NULL;
+	size_t nr = 0, i;
+	int fails = 0, err;
+
+	if (mkdir_p(buildid_dir, 0755) && errno != EEXIST) {
+		pr_err("cannot create %s: %s\n", buildid_dir, strerror(errno));
+		return -errno;
+	}
+	err = machine__collect_store(machine, with_hits, &entries, &nr);
+	if (err) {
+		free(entries);
+		return err;
+	}
+
+	for (i = 0; i < nr; i++)
+		entries[i].ok = store_local(&entries[i]);
+	if (debuginfod)
+		fetch_missing(entries, nr);
+
+	for (i = 0; i < nr; i++) {
+		printf("%s %s %s\n", entries[i].ok ? "OK" : "FAIL",
+		       entries[i].sbuild_id, entries[i].dso->long_name);
+		fails += !entries[i].ok;
+		free(entries[i].fetched);
+	}
+	free(entries);
+	return fails;
+}
+
+/* Was @session recorded with MMAP3, i.e. are there ids in its records? */
+bool perf_session__has_mmap3(struct perf_session *session)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(session->evlist, evsel)
+		if (evsel->core.attr.mmap3)
+			return true;
+	return false;
+}
+
+/*
+ * perf buildid-list --store, perf report --store: read @path, marking the
+ * DSOs hit, and store them.  Returns the number of failures, or < 0.
+ */
+int perf_data__store_build_ids(const char *path, bool force, bool with_hits,
+			       bool debuginfod)
+{
+	struct perf_data data = {
+		.path  = path,
+		.mode  = PERF_DATA_MODE_READ,
+		.force = force,
+	};
+	struct perf_session *session;
+	int err;
+
+	symbol__elf_init();
+	session = perf_session__new(&data, false, &build_id__mark_dso_hit_ops);
+	if (IS_ERR(session))
+		return PTR_ERR(session);
+	err = perf_session__process_events(session);
+	if (!err)
+		err = perf_session__store_build_ids(session, with_hits, debuginfod);
+	perf_session__delete(session);
+	return err;
+}

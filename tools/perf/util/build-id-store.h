@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __PERF_BUILD_ID_STORE_H
+#define __PERF_BUILD_ID_STORE_H
+
+#include <stdbool.h>
+
+struct perf_session;
+
+int perf_session__store_build_ids(struct perf_session *session,
+				  bool with_hits, bool debuginfod);
+int build_id_store__config(const char *var, const char *value);
+bool perf_session__has_mmap3(struct perf_session *session);
+int perf_data__store_build_ids(const char *path, bool force, bool with_hits,
+			       bool debuginfod);
+
+#endif /* __PERF_BUILD_ID_STORE_H */
