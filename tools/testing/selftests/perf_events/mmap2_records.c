@@ -50,18 +50,23 @@ static int notes_build_id(const unsigned char *buf, size_t len, char *hex)
 	return -1;
 }
 
-/* The release is ours, and so is the build id when the caller knows it. */
-TEST(kernel_is_ours)
+/* The booted kernel has the release of the tree under test. */
+TEST(release_is_ours)
+{
+	struct utsname u;
+
+	ASSERT_EQ(0, uname(&u));
+	EXPECT_STREQ(EXPECTED_RELEASE, u.release);
+}
+
+/* Its build id is the one of the vmlinux built, when the caller knows it. */
+TEST(build_id_is_ours)
 {
 	const char *want = getenv("MMAP3_KERNEL_BUILD_ID");
 	unsigned char notes[4096];
 	char hex[2 * 20 + 1] = "";
-	struct utsname u;
 	ssize_t len;
 	int fd;
-
-	ASSERT_EQ(0, uname(&u));
-	EXPECT_STREQ(EXPECTED_RELEASE, u.release);
 
 	if (!want)
 		SKIP(return, "MMAP3_KERNEL_BUILD_ID not set: build id not compared");
@@ -79,6 +84,7 @@ FIXTURE(mmap2)
 	struct perf_rb rb;
 	char path[64];
 	int file_fd;
+	int skipped;
 };
 
 FIXTURE_SETUP(mmap2)
@@ -95,7 +101,8 @@ FIXTURE_SETUP(mmap2)
 
 	attr.mmap2 = 1;
 	err = perf_rb_open(&self->rb, &attr);
-	if (err == -EACCES || err == -EPERM)
+	self->skipped = err == -EACCES || err == -EPERM;
+	if (self->skipped)
 		SKIP(return, "perf_event_open not permitted (perf_event_paranoid?)");
 	ASSERT_EQ(0, err);
 }
@@ -119,6 +126,9 @@ TEST_F(mmap2, file_on_tmp)
 	int found = 0, n;
 	void *map;
 
+	/* 5.10's harness runs the body even when SETUP skipped */
+	if (self->skipped)
+		return;
 	map = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE,
 		   self->file_fd, 4096);
 	ASSERT_NE(MAP_FAILED, map);
@@ -127,7 +137,8 @@ TEST_F(mmap2, file_on_tmp)
 	while ((n = perf_rb_next(&self->rb, u.buf, sizeof(u.buf))) > 0) {
 		uint32_t *trailer;
 
-		ASSERT_NE(21, u.r.header.type)	/* never without mmap3 */;
+		/* type 21 (MMAP3) only ever comes with attr.mmap3 */
+		ASSERT_NE(21, u.r.header.type);
 		if (u.r.header.type != PERF_RECORD_MMAP2 ||
 		    strcmp(u.r.filename, self->path))
 			continue;

@@ -66,11 +66,20 @@ static inline int perf_rb_open_cpu(struct perf_rb *rb,
 	if (rb->base == MAP_FAILED) {
 		int err = -errno;
 
+		rb->base = NULL;
 		close(rb->fd);
+		rb->fd = -1;
 		return err;
 	}
-	if (ioctl(rb->fd, PERF_EVENT_IOC_ENABLE, 0))
-		return -errno;
+	if (ioctl(rb->fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		int err = -errno;
+
+		munmap(rb->base, (RB_PAGES + 1) * rb->page_size);
+		rb->base = NULL;
+		close(rb->fd);
+		rb->fd = -1;
+		return err;
+	}
 	return 0;
 }
 

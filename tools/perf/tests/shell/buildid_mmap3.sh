@@ -1,0 +1,176 @@
+#!/bin/bash
+# build ids from MMAP3 records: record -B, buildid-list, --store
+# SPDX-License-Identifier: GPL-2.0
+
+set -e
+
+err=0
+tmp=$(mktemp -d /tmp/perf-mmap3.XXXXXX)
+dpid=
+
+cleanup() {
+	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
+	rm -rf "$tmp"
+	trap - EXIT TERM INT
+}
+
+# shellcheck disable=SC2317 # called through the trap
+trap_cleanup() {
+	cleanup
+	exit 1
+}
+trap trap_cleanup EXIT TERM INT
+
+skip() {
+	echo "MMAP3 build ids [Skipped $1]"
+	cleanup
+	exit 2
+}
+
+command -v cc > /dev/null || skip "no cc"
+command -v readelf > /dev/null || skip "no readelf"
+
+# Two builds of one program, with sha1 and md5 ids.
+cat > "$tmp/prog.c" <<'C'
+#include <stdlib.h>
+static volatile unsigned long sink;
+int main(int argc, char **argv)
+{
+	unsigned long i, n = argc > 1 ? strtoul(argv[1], NULL, 0) : 20000000;
+
+	for (i = 0; i < n; i++)
+		sink += i * i;
+#ifdef REBUILT
+	sink++;	/* other code, another build id */
+#endif
+	return 0;
+}
+C
+cc -O1 -Wl,--build-id=sha1 -o "$tmp/prog" "$tmp/prog.c"
+cc -O1 -Wl,--build-id=md5 -o "$tmp/prog-md5" "$tmp/prog.c"
+id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
+id=$(id_of "$tmp/prog")
+id_md5=$(id_of "$tmp/prog-md5")
+
+# Does the kernel emit MMAP3?  perf record says when it does not.
+perf record -o "$tmp/probe.data" true 2> "$tmp/probe.err" || skip "perf record failed"
+grep -q "no PERF_RECORD_MMAP3" "$tmp/probe.err" && skip "kernel without MMAP3"
+
+test_record_b() {
+	perf record -B -o "$tmp/perf.data" "$tmp/prog" 2> /dev/null
+	perf buildid-list -i "$tmp/perf.data" > "$tmp/list"
+	if ! grep -q "^$id $tmp/prog\$" "$tmp/list"; then
+		echo "record -B + buildid-list [Failed - $id missing]"
+		cat "$tmp/list"
+		err=1
+		return
+	fi
+	if [ -d "$tmp/home/.debug" ]; then
+		echo "record -B + buildid-list [Failed - -B filled the cache]"
+		err=1
+		return
+	fi
+	echo "record -B + buildid-list [Success]"
+}
+
+test_md5() {
+	perf record -B -o "$tmp/md5.data" "$tmp/prog-md5" 2> /dev/null
+	if ! perf report -D -i "$tmp/md5.data" 2> /dev/null |
+	     grep "PERF_RECORD_MMAP3" | grep -q "build_id $id_md5\].*$tmp/prog-md5"; then
+		echo "md5 id in MMAP3 [Failed - no record with $id_md5]"
+		err=1
+		return
+	fi
+	echo "md5 id in MMAP3 [Success]"
+}
+
+test_store() {
+	local cache=$tmp/cache link
+
+	perf --buildid-dir "$cache" buildid-list --store -i "$tmp/perf.data" > "$tmp/store" || true
+	link=$cache/.build-id/${id:0:2}/${id:2}
+	if ! grep -q "^OK $id $tmp/prog\$" "$tmp/store"; then
+		echo "buildid-list --store [Failed - no OK line]"
+		cat "$tmp/store"
+		err=1
+	elif [ ! -L "$link" ] || ! cmp -s "$link/elf" "$tmp/prog"; then
+		echo "buildid-list --store [Failed - $link/elf is not the binary]"
+		err=1
+	else
+		echo "buildid-list --store [Success]"
+	fi
+}
+
+# A replaced binary: local store fails, debuginfod has the original.
+test_report_store() {
+	local cache=$tmp/cache2 srv=$tmp/srv port rc=0
+
+	if ! command -v debuginfod > /dev/null; then
+		echo "report --store via debuginfod [Skipped no debuginfod]"
+		return
+	fi
+	mkdir -p "$srv"
+	cp "$tmp/prog" "$srv/prog"
+	cc -O1 -DREBUILT -Wl,--build-id=sha1 -o "$tmp/prog" "$tmp/prog.c"
+	if [ "$(id_of "$tmp/prog")" = "$id" ]; then
+		echo "report --store via debuginfod [Failed - the rebuild kept the id]"
+		err=1
+		return
+	fi
+	port=$((20000 + RANDOM % 20000))
+	debuginfod -F -p "$port" -d "$tmp/db.sqlite" "$srv" > "$tmp/dfd.log" 2>&1 &
+	dpid=$!
+	for _ in $(seq 60); do
+		DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/probe-cache \
+			debuginfod-find executable "$id" > /dev/null 2>&1 && break
+		sleep 1
+	done
+
+	perf --buildid-dir "$cache" buildid-list --store -i "$tmp/perf.data" \
+		> "$tmp/store2" || rc=$?
+	if [ "$rc" -eq 0 ] || ! grep -q "^FAIL $id " "$tmp/store2"; then
+		echo "report --store via debuginfod [Failed - replaced binary stored locally]"
+		err=1
+		return
+	fi
+	DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/dcache \
+		perf --buildid-dir "$cache" report --store -i "$tmp/perf.data" \
+		> "$tmp/store3" 2> /dev/null || true
+	if ! grep -q "^OK $id $tmp/prog\$" "$tmp/store3" ||
+	   ! cmp -s "$cache/.build-id/${id:0:2}/${id:2}/elf" "$srv/prog"; then
+		echo "report --store via debuginfod [Failed - original not fetched]"
+		cat "$tmp/store3"
+		err=1
+		return
+	fi
+	echo "report --store via debuginfod [Success]"
+}
+
+# A server that is not there: FAIL lines, no hang, nothing half-written.
+test_report_store_no_server() {
+	local cache=$tmp/cache3
+
+	DEBUGINFOD_URLS=http://127.0.0.1:1 DEBUGINFOD_TIMEOUT=5 DEBUGINFOD_CACHE_PATH=$tmp/dcache3 \
+		timeout 120 perf --buildid-dir "$cache" report --store -i "$tmp/perf.data" \
+		> "$tmp/store4" 2> /dev/null || true
+	if ! grep -q "^FAIL $id " "$tmp/store4"; then
+		echo "report --store, server down [Failed - no FAIL line]"
+		err=1
+	elif [ -e "$cache/.build-id/${id:0:2}/${id:2}" ]; then
+		echo "report --store, server down [Failed - a cache entry appeared]"
+		err=1
+	else
+		echo "report --store, server down [Success]"
+	fi
+}
+
+export HOME=$tmp/home
+mkdir -p "$HOME"
+test_record_b
+test_md5
+test_store
+test_report_store
+test_report_store_no_server
+
+cleanup
+exit $err
