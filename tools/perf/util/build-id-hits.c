@@ -63,13 +63,15 @@ void build_id__mark_callchain_hits(struct thread *thread,
 
 static void machine__drop_hits_without_build_id(struct machine *machine)
 {
+	struct map *kernel = machine__kernel_map(machine);
 	struct dso *dso;
 
 	down_read(&machine->dsos.lock);
 	list_for_each_entry(dso, &machine->dsos.head, node) {
 		/* the running kernel's id is in memory, not in a file */
-		if (dso->hit && !dso->has_build_id && dso->kernel &&
-		    machine__is_host(machine) && !dso__is_kcore(dso))
+		if (dso->hit && !dso->has_build_id && kernel &&
+		    dso == kernel->dso && machine__is_host(machine) &&
+		    !dso__is_kcore(dso))
 			dso__read_running_kernel_build_id(dso, machine);
 		if (dso->hit && !dso->has_build_id)
 			dso->hit = 0;

@@ -47,16 +47,19 @@ int build_id__cmp(const struct build_id *a, const struct build_id *b)
 
 /*
  * A record read from a file is checked before anything looks inside it:
- * its size must hold the fixed part and a NUL-terminated filename, and the
- * id size must fit the id array.
+ * its size must hold the fixed part, a NUL-terminated filename (padded to
+ * 8 bytes, as the kernel writes it) and the sample id fields, and the id
+ * size must fit the id array.
  */
-int perf_event__check_mmap3(union perf_event *event, u64 file_offset)
+int perf_event__check_mmap3(union perf_event *event, u64 file_offset,
+			    u16 id_hdr_size)
 {
 	size_t size = event->header.size;
+	size_t min_size = MMAP3_FIXED_SIZE + sizeof(u64) + id_hdr_size;
 
-	if (size < MMAP3_FIXED_SIZE + 1) {
+	if (size < min_size) {
 		pr_err("%#llx: MMAP3 record of %zu bytes, below the minimum %zu\n",
-		       (unsigned long long)file_offset, size, MMAP3_FIXED_SIZE + 1);
+		       (unsigned long long)file_offset, size, min_size);
 		return -EINVAL;
 	}
 	if (event->mmap3.build_id_size > BUILD_ID_SIZE) {
@@ -65,7 +68,9 @@ int perf_event__check_mmap3(union perf_event *event, u64 file_offset)
 		       BUILD_ID_SIZE);
 		return -EINVAL;
 	}
-	if (!memchr(event->mmap3.filename, '\0', size - MMAP3_FIXED_SIZE)) {
+	/* the sample id fields, if any, follow the filename */
+	if (!memchr(event->mmap3.filename, '\0',
+		    size - MMAP3_FIXED_SIZE - id_hdr_size)) {
 		pr_err("%#llx: MMAP3 record without a NUL-terminated filename\n",
 		       (unsigned long long)file_offset);
 		return -EINVAL;

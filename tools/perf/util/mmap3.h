@@ -14,7 +14,8 @@ struct perf_tool;
 
 int build_id__cmp(const struct build_id *a, const struct build_id *b);
 
-int perf_event__check_mmap3(union perf_event *event, u64 file_offset);
+int perf_event__check_mmap3(union perf_event *event, u64 file_offset,
+			    u16 id_hdr_size);
 size_t perf_event__fprintf_mmap3(union perf_event *event, FILE *fp);
 int machine__process_mmap3_event(struct machine *machine,
 				 union perf_event *event,

@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * MMAP3 records for what was mapped before perf record started: the
+ * running tasks' mappings, the kernel and its modules.  perf synthesizes
+ * them as MMAP2 and MMAP records; when the kernel emits MMAP3, record
+ * turns them into MMAP3 records here, with the build ids read now:
+ *
+ * - a task's file: through /proc/PID/map_files, which is the file that is
+ *   mapped even if its path was since replaced or removed, else through
+ *   /proc/PID/root, inside the task's mount namespace, if the inode there
+ *   is still the mapped one;
+ * - the kernel: /sys/kernel/notes;
+ * - a module: /sys/module/NAME/notes/.note.gnu.build-id.
+ *
+ * A file without a readable id gets an MMAP3 record with build_id_size 0,
+ * like the kernel gives one whose id it could not find.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/zalloc.h>
+#include <perf/event.h>
+
+#include "build-id.h"
+#include "debug.h"
+#include "dso.h"
+#include "event.h"
+#include "machine.h"
+#include "map.h"
+#include "maps.h"
+#include "mmap3-synth.h"
+#include "symbol.h"
+
+/*
+ * Ids already read, by device and inode: libc is mapped by every task.
+ * Synthesis may run on several threads.
+ */
+struct mmap3_bid_entry {
+	struct mmap3_bid_entry	*next;
+	u32			maj, min;
+	u64			ino;
+	struct build_id		bid;
+};
+
+#define MMAP3_BID_BUCKETS	256
+
+static struct mmap3_bid_entry *mmap3_bid_cache[MMAP3_BID_BUCKETS];
+static pthread_mutex_t mmap3_bid_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static unsigned int mmap3_bid_bucket(u32 maj, u32 min, u64 ino)
+{
+	return (ino ^ (ino >> 8) ^ maj ^ (min << 4)) % MMAP3_BID_BUCKETS;
+}
+
+static bool mmap3_bid_cache_find(u32 maj, u32 min, u64 ino, struct build_id *bid)
+{
+	struct mmap3_bid_entry *e;
+	bool found = false;
+
+	pthread_mutex_lock(&mmap3_bid_lock);
+	for (e = mmap3_bid_cache[mmap3_bid_bucket(maj, min, ino)]; e; e = e->next) {
+		if (e->maj == maj && e->min == min && e->ino == ino) {
+			*bid = e->bid;
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&mmap3_bid_lock);
+	return found;
+}
+
+static void mmap3_bid_cache_add(u32 maj, u32 min, u64 ino, struct build_id *bid)
+{
+	struct mmap3_bid_entry *e = zalloc(sizeof(*e));
+	unsigned int b = mmap3_bid_bucket(maj, min, ino);
+
+	if (!e)
+		return;
+	e->maj = maj;
+	e->min = min;
+	e->ino = ino;
+	e->bid = *bid;
+	pthread_mutex_lock(&mmap3_bid_lock);
+	e->next = mmap3_bid_cache[b];
+	mmap3_bid_cache[b] = e;
+	pthread_mutex_unlock(&mmap3_bid_lock);
+}
+
+/* The id of the file a task maps, read in the task's mount namespace. */
+static void mmap3__read_task_build_id(struct machine *machine,
+				      struct perf_record_mmap2 *m,
+				      struct build_id *bid)
+{
+	/* room for the /proc prefix in front of a PATH_MAX file name */
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	build_id__init(bid, NULL, 0);
+	/* anon, [stack], [vdso], ...: no file */
+	if (m->filename[0] != '/' || !m->ino)
+		return;
+
+	if (mmap3_bid_cache_find(m->maj, m->min, m->ino, bid))
+		return;
+
+	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
+		 machine->root_dir, m->pid, m->start, m->start + m->len);
+	if (filename__read_build_id(path, bid) <= 0) {
+		build_id__init(bid, NULL, 0);
+		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
+			 machine->root_dir, m->pid, m->filename);
+		/* a file now at the path that is not the mapped one has no say */
+		if (stat(path, &st) || st.st_ino != m->ino ||
+		    filename__read_build_id(path, bid) <= 0)
+			build_id__init(bid, NULL, 0);
+	}
+	mmap3_bid_cache_add(m->maj, m->min, m->ino, bid);
+}
+
+/* "[ext4]" or "/lib/modules/.../ext4.ko.xz" -> "ext4" */
+static void mmap3__module_name(struct dso *dso, char *name, size_t size)
+{
+	const char *s = dso->short_name;
+	size_t len;
+	char *p;
+
+	if (s[0] == '[') {
+		s++;
+		len = strcspn(s, "]");
+	} else {
+		s = strrchr(dso->long_name, '/');
+		s = s ? s + 1 : dso->long_name;
+		len = strcspn(s, ".");
+	}
+	snprintf(name, size, "%.*s", (int)len, s);
+	for (p = name; *p; p++) {
+		if (*p == '-')
+			*p = '_';
+	}
+}
+
+/*
+ * The id of a kernel map: the kernel's or a module's.  False for maps that
+ * are neither (the x86 entry trampolines): they stay MMAP records.
+ */
+static bool mmap3__read_kernel_build_id(struct machine *machine,
+					struct perf_record_mmap *m,
+					struct build_id *bid)
+{
+	char path[PATH_MAX], name[NAME_MAX];
+	struct map *map;
+
+	build_id__init(bid, NULL, 0);
+	map = maps__find(machine__kernel_maps(machine), m->start);
+	if (!map || !map->dso)
+		return false;
+
+	if (map == machine__kernel_map(machine) &&
+	    strstarts(m->filename, machine->mmap_name)) {
+		snprintf(path, sizeof(path), "%s/sys/kernel/notes",
+			 machine->root_dir);
+	} else if (__map__is_kmodule(map)) {
+		mmap3__module_name(map->dso, name, sizeof(name));
+		snprintf(path, sizeof(path),
+			 "%s/sys/module/%s/notes/.note.gnu.build-id",
+			 machine->root_dir, name);
+	} else {
+		return false;
+	}
+
+	if (sysfs__read_build_id(path, bid))
+		build_id__init(bid, NULL, 0);
+	return true;
+}
+
+bool perf_event__mmap3_wanted(union perf_event *event, struct machine *machine)
+{
+	u8 cpumode = event->header.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool wanted;
+
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP2:
+		wanted = cpumode == PERF_RECORD_MISC_USER;
+		break;
+	case PERF_RECORD_MMAP:
+		wanted = cpumode == PERF_RECORD_MISC_KERNEL;
+		break;
+	default:
+		wanted = false;
+		break;
+	}
+	/* some synthesizers pass no machine; guests' files are not here */
+	return wanted && machine && machine__is_host(machine);
+}
+
+int perf_event__synthesize_mmap3(struct perf_tool *tool,
+				 union perf_event *event,
+				 struct perf_sample *sample,
+				 struct machine *machine,
+				 perf_event__handler_t process)
+{
+	struct perf_record_mmap3 *m3;
+	struct build_id bid;
+	const char *filename;
+	size_t len, size;
+	int err;
+
+	if (event->header.type == PERF_RECORD_MMAP2) {
+		mmap3__read_task_build_id(machine, &event->mmap2, &bid);
+		filename = event->mmap2.filename;
+	} else {
+		if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid))
+			return process(tool, event, sample, machine);
+		filename = event->mmap.filename;
+	}
+
+	len = strnlen(filename, PATH_MAX - 1) + 1;
+	size = offsetof(struct perf_record_mmap3, filename) +
+	       PERF_ALIGN(len, sizeof(u64)) + machine->id_hdr_size;
+	m3 = zalloc(size);
+	if (!m3)
+		return -ENOMEM;
+
+	m3->header.type = PERF_RECORD_MMAP3;
+	m3->header.misc = event->header.misc;
+	m3->header.size = size;
+	if (event->header.type == PERF_RECORD_MMAP2) {
+		struct perf_record_mmap2 *m2 = &event->mmap2;
+
+		m3->pid = m2->pid;
+		m3->tid = m2->tid;
+		m3->start = m2->start;
+		m3->len = m2->len;
+		m3->pgoff = m2->pgoff;
+		m3->maj = m2->maj;
+		m3->min = m2->min;
+		m3->ino = m2->ino;
+		m3->ino_generation = m2->ino_generation;
+		m3->prot = m2->prot;
+		m3->flags = m2->flags;
+	} else {
+		struct perf_record_mmap *m = &event->mmap;
+
+		m3->pid = m->pid;
+		m3->tid = m->tid;
+		m3->start = m->start;
+		m3->len = m->len;
+		m3->pgoff = m->pgoff;
+	}
+	m3->build_id_size = bid.size;
+	memcpy(m3->build_id, bid.data, bid.size);
+	memcpy(m3->filename, filename, len - 1);
+
+	err = process(tool, (union perf_event *)m3, sample, machine);
+	free(m3);
+	return err;
+}
+
+/*
+ * perf record's pass over its own data keeps the kernel maps it made at
+ * start, so kernel MMAP3 records only give their DSO the id.
+ */
+void machine__set_mmap3_kernel_build_id(struct machine *machine,
+					union perf_event *event)
+{
+	struct perf_record_mmap3 *m = &event->mmap3;
+	struct build_id bid;
+	struct map *map;
+
+	if (!m->build_id_size || m->build_id_size > BUILD_ID_SIZE)
+		return;
+
+	map = maps__find(machine__kernel_maps(machine), m->start);
+	if (!map || !map->dso || map->dso->has_build_id)
+		return;
+
+	build_id__init(&bid, m->build_id, m->build_id_size);
+	dso__set_build_id(map->dso, &bid);
+}
