@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <linux/kernel.h>
@@ -200,33 +201,38 @@ bool perf_event__mmap3_wanted(union perf_event *event, struct machine *machine)
 	return wanted && machine && machine__is_host(machine);
 }
 
-int perf_event__synthesize_mmap3(struct perf_tool *tool,
-				 union perf_event *event,
-				 struct perf_sample *sample,
-				 struct machine *machine,
-				 perf_event__handler_t process)
+/*
+ * A new MMAP3 record with @bid for an MMAP or MMAP2 record @event, which
+ * ends in @id_hdr_size bytes of sample id fields; they are kept.  An MMAP
+ * record has no inode: those fields stay 0, prot says what its misc says.
+ * To be freed by the caller; NULL if out of memory or @event is too short.
+ */
+union perf_event *perf_event__new_mmap3(union perf_event *event,
+					const struct build_id *bid,
+					u16 id_hdr_size)
 {
 	struct perf_record_mmap3 *m3;
-	struct build_id bid;
 	const char *filename;
-	size_t len, size;
-	int err;
+	size_t fixed, len, size;
 
 	if (event->header.type == PERF_RECORD_MMAP2) {
-		mmap3__read_task_build_id(machine, &event->mmap2, &bid);
+		fixed = offsetof(struct perf_record_mmap2, filename);
 		filename = event->mmap2.filename;
 	} else {
-		if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid))
-			return process(tool, event, sample, machine);
+		fixed = offsetof(struct perf_record_mmap, filename);
 		filename = event->mmap.filename;
 	}
+	if (event->header.size < fixed + id_hdr_size)
+		return NULL;
 
-	len = strnlen(filename, PATH_MAX - 1) + 1;
+	len = strnlen(filename, event->header.size - fixed - id_hdr_size) + 1;
 	size = offsetof(struct perf_record_mmap3, filename) +
-	       PERF_ALIGN(len, sizeof(u64)) + machine->id_hdr_size;
+	       PERF_ALIGN(len, sizeof(u64)) + id_hdr_size;
+	if (size > UINT16_MAX)
+		return NULL;
 	m3 = zalloc(size);
 	if (!m3)
-		return -ENOMEM;
+		return NULL;
 
 	m3->header.type = PERF_RECORD_MMAP3;
 	m3->header.misc = event->header.misc;
@@ -253,12 +259,39 @@ int perf_event__synthesize_mmap3(struct perf_tool *tool,
 		m3->start = m->start;
 		m3->len = m->len;
 		m3->pgoff = m->pgoff;
+		m3->prot = event->header.misc & PERF_RECORD_MISC_MMAP_DATA ?
+			   PROT_READ : PROT_READ | PROT_EXEC;
 	}
-	m3->build_id_size = bid.size;
-	memcpy(m3->build_id, bid.data, bid.size);
+	if (bid->size <= sizeof(m3->build_id)) {
+		m3->build_id_size = bid->size;
+		memcpy(m3->build_id, bid->data, bid->size);
+	}
 	memcpy(m3->filename, filename, len - 1);
+	memcpy((void *)m3 + size - id_hdr_size,
+	       (void *)event + event->header.size - id_hdr_size, id_hdr_size);
 
-	err = process(tool, (union perf_event *)m3, sample, machine);
+	return (union perf_event *)m3;
+}
+
+int perf_event__synthesize_mmap3(struct perf_tool *tool,
+				 union perf_event *event,
+				 struct perf_sample *sample,
+				 struct machine *machine,
+				 perf_event__handler_t process)
+{
+	union perf_event *m3;
+	struct build_id bid;
+	int err;
+
+	if (event->header.type == PERF_RECORD_MMAP2)
+		mmap3__read_task_build_id(machine, &event->mmap2, &bid);
+	else if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid))
+		return process(tool, event, sample, machine);
+
+	m3 = perf_event__new_mmap3(event, &bid, machine->id_hdr_size);
+	if (!m3)
+		return -ENOMEM;
+	err = process(tool, m3, sample, machine);
 	free(m3);
 	return err;
 }

@@ -6,10 +6,14 @@
 #include "synthetic-events.h"
 
 union perf_event;
+struct build_id;
 struct machine;
 struct perf_sample;
 struct perf_tool;
 
+union perf_event *perf_event__new_mmap3(union perf_event *event,
+					const struct build_id *bid,
+					u16 id_hdr_size);
 bool perf_event__mmap3_wanted(union perf_event *event, struct machine *machine);
 int perf_event__synthesize_mmap3(struct perf_tool *tool,
 				 union perf_event *event,

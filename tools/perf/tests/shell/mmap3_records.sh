@@ -125,6 +125,50 @@ test_convert() {
 	echo "inject --convert-mmap3 [Success]"
 }
 
+# perf of Linux 5.16 and later (Debian's, say) reads the converted ids.
+test_convert_newer() {
+	local newer=${MMAP3_NEWER_PERF:-/usr/bin/perf} version
+
+	version=$("$newer" --version 2> /dev/null | awk '{print $3}') || true
+	if ! printf '5.16\n%s\n' "$version" | sort -V -C || [ -z "$version" ]; then
+		echo "newer perf reads converted ids [Skipped no perf 5.16 or later]"
+		return
+	fi
+	"$newer" buildid-list -H -i "$tmp/converted.data" > "$tmp/newer.list" 2>&1 || true
+	if ! grep -q "^$id1 *$tmp/prog\$" "$tmp/newer.list" ||
+	   ! grep -q "^$id2 *$tmp/prog\$" "$tmp/newer.list"; then
+		echo "newer perf reads converted ids [Failed - perf $version does not list $id1 and $id2]"
+		cat "$tmp/newer.list"
+		err=1
+		return
+	fi
+	echo "newer perf reads converted ids [Success]"
+}
+
+# A file recorded with MMAP2 gets MMAP3 records with the files' ids.
+test_inject_mmap3() {
+	cp "$tmp/v1" "$tmp/prog"
+	perf record --no-mmap3 -o "$tmp/mmap2.data" -- "$tmp/prog" 2> /dev/null
+	if [ -n "$(mmap3_lines "$tmp/mmap2.data")" ]; then
+		echo "inject -b --mmap3 [Failed - record --no-mmap3 wrote MMAP3 records]"
+		err=1
+		return
+	fi
+	perf inject -b --mmap3 -i "$tmp/mmap2.data" -o "$tmp/injected.data"
+	if ! mmap3_lines "$tmp/injected.data" |
+	     grep -q "build_id $id1\].*$tmp/prog\$"; then
+		echo "inject -b --mmap3 [Failed - no MMAP3 record with $id1]"
+		err=1
+		return
+	fi
+	if ! perf buildid-list -i "$tmp/injected.data" | grep -q "^$id1 $tmp/prog\$"; then
+		echo "inject -b --mmap3 [Failed - buildid-list does not list $id1]"
+		err=1
+		return
+	fi
+	echo "inject -b --mmap3 [Success]"
+}
+
 # Without -B, record caches the hit binaries: never the new build under
 # the old build's id.
 test_replaced_cache() {
@@ -150,11 +194,11 @@ test_replaced_cache() {
 
 # A task running before perf record starts gets a synthesized MMAP3.
 test_running_task() {
-	"$tmp/v1" 5 &
+	"$tmp/v1" 60 &
 	pid=$!
 	sleep 0.5
 	perf record -B -p "$pid" -o "$tmp/running.data" -- sleep 0.3 2> /dev/null
-	kill "$pid" 2> /dev/null
+	kill "$pid" 2> /dev/null || true
 	wait "$pid" 2> /dev/null || true
 	pid=
 	mmap3_lines "$tmp/running.data" > "$tmp/running.mmap3"
@@ -209,6 +253,8 @@ test_damaged() {
 
 test_replaced
 test_convert
+test_convert_newer
+test_inject_mmap3
 test_replaced_cache
 test_running_task
 test_damaged
