@@ -132,6 +132,9 @@ static bool store_module(struct store_entry *e)
 	struct build_id bid;
 	bool ok = false;
 
+	/* not on this machine: nothing to say, debuginfod may have it */
+	if (access(dso->long_name, R_OK))
+		return false;
 	if (dso__needs_decompress(dso)) {
 		if (dso__decompress_kmodule_path(dso, dso->long_name, tmp, sizeof(tmp)))
 			return false;
@@ -214,6 +217,19 @@ static void *fetch_worker(void *arg)
 		fd = debuginfod_find_executable(client,
 						(const unsigned char *)e->sbuild_id,
 						0, &path);
+		/*
+		 * A server indexes a kernel module (ET_REL) as debuginfo
+		 * only; an unstripped module has all perf needs.
+		 */
+		if (fd < 0 && (e->dso->kernel ||
+			       is_kernel_module(e->dso->long_name,
+						PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
+			free(path);
+			path = NULL;
+			fd = debuginfod_find_debuginfo(client,
+						       (const unsigned char *)e->sbuild_id,
+						       0, &path);
+		}
 		if (fd >= 0) {
 			close(fd);
 			e->fetched = path;
