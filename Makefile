@@ -13,7 +13,7 @@ SHELL := /bin/bash
 TOP := $(CURDIR)
 S := $(TOP)/scripts
 
-.PHONY: all deps base apply kernel kernel-debug perf perf-base kselftests harness \
+.PHONY: all deps base apply kernel kernel-debug perf perf-base perf-asan kselftests harness \
 	check demo series check-series vm bench clean distclean
 
 all: kernel kernel-debug perf perf-base kselftests harness
@@ -40,13 +40,18 @@ perf: apply
 perf-base: base
 	@$(S)/build-perf $(TOP)/build/base $(TOP)/build/perf-base
 
+# our perf with ASan and UBSan, for the fault tests (scripts/faults)
+perf-asan: apply
+	@$(S)/build-perf --asan
+
 kselftests: kernel
 	@$(S)/build-tests kselftests
 
 harness: apply
 	@$(S)/build-tests harness
 
-check: all
+# perf-asan only here: its cold build takes over 6 minutes
+check: all perf-asan
 	@$(S)/run-tests
 
 demo: all
@@ -66,7 +71,7 @@ bench: all
 	@$(S)/bench/run
 
 clean:
-	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/ksft out
+	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/perf-asan build/ksft out
 
 distclean:
 	rm -rf build out
