@@ -169,17 +169,24 @@ static bool store_file(struct store_entry *e)
 static bool store_local(struct store_entry *e)
 {
 	struct dso *dso = e->dso;
+	bool ok;
 
 	if (build_id_cache__cached(e->sbuild_id))
 		return true;
 	if (dso__is_kallsyms(dso) ||
 	    (dso->kernel && !is_kernel_module(dso->long_name,
 					      PERF_RECORD_MISC_CPUMODE_UNKNOWN)))
-		return store_kernel(e);
-	if (dso->kernel || is_kernel_module(dso->long_name,
-					    PERF_RECORD_MISC_CPUMODE_UNKNOWN))
-		return store_module(e);
-	return store_file(e);
+		ok = store_kernel(e);
+	else if (dso->kernel || is_kernel_module(dso->long_name,
+						 PERF_RECORD_MISC_CPUMODE_UNKNOWN))
+		ok = store_module(e);
+	else
+		ok = store_file(e);
+	/*
+	 * Another perf storing the same binary at the same time makes ours
+	 * fail on an existing directory or link: what counts is the entry.
+	 */
+	return ok || build_id_cache__cached(e->sbuild_id);
 }
 
 #ifdef HAVE_DEBUGINFOD_SUPPORT
@@ -277,13 +284,18 @@ static void fetch_missing(struct store_entry *entries, size_t nr)
 	if (q.progress)
 		fprintf(stderr, "\r\033[K");
 	pthread_mutex_destroy(&q.lock);
+}
+
+/* The downloads sit in the debuginfod client cache: link to them. */
+static void store_fetched(struct store_entry *entries, size_t nr)
+{
+	size_t j;
 
 	for (j = 0; j < nr; j++) {
 		struct store_entry *e = &entries[j];
 
 		if (e->ok || !e->fetched)
 			continue;
-		/* the download sits in the debuginfod client cache: link to it */
 		e->ok = !build_id_cache__add_s(e->sbuild_id, e->fetched, NULL,
 					       false, false) ||
 			build_id_cache__cached(e->sbuild_id);
@@ -295,7 +307,37 @@ static void fetch_missing(struct store_entry *entries __maybe_unused,
 {
 	pr_warning("perf was built without libdebuginfod: nothing downloaded\n");
 }
+
+static void store_fetched(struct store_entry *entries __maybe_unused,
+			  size_t nr __maybe_unused)
+{
+}
 #endif
+
+/*
+ * build_id_cache__add_s() asks debuginfod for a debuginfo file of each
+ * binary it stores, one at a time, each up to DEBUGINFOD_TIMEOUT (and
+ * retried): with a slow server, --store would take that much per binary.
+ * Its downloads are the workers' alone, so hide the servers meanwhile.
+ */
+static char *debuginfod_urls__hide(void)
+{
+	char *urls = getenv("DEBUGINFOD_URLS");
+
+	if (urls) {
+		urls = strdup(urls);
+		unsetenv("DEBUGINFOD_URLS");
+	}
+	return urls;
+}
+
+static void debuginfod_urls__restore(char *urls)
+{
+	if (urls) {
+		setenv("DEBUGINFOD_URLS", urls, 1);
+		free(urls);
+	}
+}
 
 static int machine__collect_store(struct machine *machine, bool with_hits,
 				  struct store_entry **entries, size_t *nr)
@@ -337,6 +379,7 @@ int perf_session__store_build_ids(struct perf_session *session,
 	struct store_entry *entries = NULL;
 	size_t nr = 0, i;
 	int fails = 0, err;
+	char *urls;
 
 	if (mkdir_p(buildid_dir, 0755) && errno != EEXIST) {
 		pr_err("cannot create %s: %s\n", buildid_dir, strerror(errno));
@@ -348,10 +391,16 @@ int perf_session__store_build_ids(struct perf_session *session,
 		return err;
 	}
 
+	urls = debuginfod_urls__hide();
 	for (i = 0; i < nr; i++)
 		entries[i].ok = store_local(&entries[i]);
-	if (debuginfod)
+	debuginfod_urls__restore(urls);
+	if (debuginfod) {
 		fetch_missing(entries, nr);
+		urls = debuginfod_urls__hide();
+		store_fetched(entries, nr);
+		debuginfod_urls__restore(urls);
+	}
 
 	for (i = 0; i < nr; i++) {
 		printf("%s %s %s\n", entries[i].ok ? "OK" : "FAIL",
