@@ -50,6 +50,7 @@ struct store_entry {
 	struct dso	*dso;
 	char		sbuild_id[SBUILD_ID_SIZE];
 	char		*fetched;	/* downloaded file */
+	int		err;		/* of the download, a -errno */
 	bool		ok;
 };
 
@@ -169,24 +170,32 @@ static bool store_file(struct store_entry *e)
 static bool store_local(struct store_entry *e)
 {
 	struct dso *dso = e->dso;
-	bool ok;
+	int tries;
 
-	if (build_id_cache__cached(e->sbuild_id))
-		return true;
-	if (dso__is_kallsyms(dso) ||
-	    (dso->kernel && !is_kernel_module(dso->long_name,
-					      PERF_RECORD_MISC_CPUMODE_UNKNOWN)))
-		ok = store_kernel(e);
-	else if (dso->kernel || is_kernel_module(dso->long_name,
-						 PERF_RECORD_MISC_CPUMODE_UNKNOWN))
-		ok = store_module(e);
-	else
-		ok = store_file(e);
 	/*
 	 * Another perf storing the same binary at the same time makes ours
-	 * fail on an existing directory or link: what counts is the entry.
+	 * fail half way, on a directory or link it has just made.  Each try
+	 * gets further (what is there is kept, files appear whole), and what
+	 * counts is the entry in the cache.
 	 */
-	return ok || build_id_cache__cached(e->sbuild_id);
+	for (tries = 0; tries < 3; tries++) {
+		if (build_id_cache__cached(e->sbuild_id))
+			return true;
+		if (dso__is_kallsyms(dso) ||
+		    (dso->kernel && !is_kernel_module(dso->long_name,
+						      PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
+			if (store_kernel(e))
+				return true;
+		} else if (dso->kernel ||
+			   is_kernel_module(dso->long_name,
+					    PERF_RECORD_MISC_CPUMODE_UNKNOWN)) {
+			if (store_module(e))
+				return true;
+		} else if (store_file(e)) {
+			return true;
+		}
+	}
+	return build_id_cache__cached(e->sbuild_id);
 }
 
 #ifdef HAVE_DEBUGINFOD_SUPPORT
@@ -200,6 +209,39 @@ struct fetch_queue {
 	pthread_mutex_t		lock;
 };
 
+/* Download @e's binary: the executable, or a module's debuginfo. */
+static void fetch_one(debuginfod_client *client, struct store_entry *e)
+{
+	char *path = NULL;
+	int fd;
+
+	fd = debuginfod_find_executable(client,
+					(const unsigned char *)e->sbuild_id,
+					0, &path);
+	/*
+	 * A server indexes a kernel module (ET_REL) as debuginfo only; an
+	 * unstripped module has all perf needs.
+	 */
+	if (fd < 0 && (e->dso->kernel ||
+		       is_kernel_module(e->dso->long_name,
+					PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
+		free(path);
+		path = NULL;
+		fd = debuginfod_find_debuginfo(client,
+					       (const unsigned char *)e->sbuild_id,
+					       0, &path);
+	}
+	if (fd >= 0) {
+		close(fd);
+		e->fetched = path;
+		e->err = 0;
+	} else {
+		free(path);
+		e->err = fd;
+		pr_debug("debuginfod: %s: %s\n", e->sbuild_id, strerror(-fd));
+	}
+}
+
 static void *fetch_worker(void *arg)
 {
 	struct fetch_queue *q = arg;
@@ -209,8 +251,6 @@ static void *fetch_worker(void *arg)
 		return NULL;
 	for (;;) {
 		struct store_entry *e = NULL;
-		char *path = NULL;
-		int fd;
 
 		pthread_mutex_lock(&q->lock);
 		while (q->next < q->nr && q->entries[q->next].ok)
@@ -221,28 +261,7 @@ static void *fetch_worker(void *arg)
 		if (!e)
 			break;
 
-		fd = debuginfod_find_executable(client,
-						(const unsigned char *)e->sbuild_id,
-						0, &path);
-		/*
-		 * A server indexes a kernel module (ET_REL) as debuginfo
-		 * only; an unstripped module has all perf needs.
-		 */
-		if (fd < 0 && (e->dso->kernel ||
-			       is_kernel_module(e->dso->long_name,
-						PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
-			free(path);
-			path = NULL;
-			fd = debuginfod_find_debuginfo(client,
-						       (const unsigned char *)e->sbuild_id,
-						       0, &path);
-		}
-		if (fd >= 0) {
-			close(fd);
-			e->fetched = path;
-		} else {
-			pr_debug("debuginfod: %s: %s\n", e->sbuild_id, strerror(-fd));
-		}
+		fetch_one(client, e);
 
 		pthread_mutex_lock(&q->lock);
 		q->done++;
@@ -252,6 +271,30 @@ static void *fetch_worker(void *arg)
 	}
 	debuginfod_end(client);
 	return NULL;
+}
+
+/*
+ * libdebuginfod before 0.189 (elfutils PR29696) closes one of its file
+ * descriptors twice: with downloads in parallel that may be another
+ * download's, which then fails with EBADF.  Fetch those once more, one
+ * at a time.
+ */
+static void fetch_again(struct store_entry *entries, size_t nr)
+{
+	debuginfod_client *client = NULL;
+	size_t j;
+
+	for (j = 0; j < nr; j++) {
+		if (entries[j].ok || entries[j].fetched || entries[j].err != -EBADF)
+			continue;
+		if (!client)
+			client = debuginfod_begin();
+		if (!client)
+			return;
+		fetch_one(client, &entries[j]);
+	}
+	if (client)
+		debuginfod_end(client);
 }
 
 /* Ask debuginfod for every binary not found here, store_jobs at a time. */
@@ -284,6 +327,7 @@ static void fetch_missing(struct store_entry *entries, size_t nr)
 	if (q.progress)
 		fprintf(stderr, "\r\033[K");
 	pthread_mutex_destroy(&q.lock);
+	fetch_again(entries, nr);
 }
 
 /* The downloads sit in the debuginfod client cache: link to them. */
