@@ -7,20 +7,20 @@
  * ino_generation hold build_id_size, three reserved bytes and the 20 id
  * bytes, and its attr bit 34 (build_id) is the one MMAP3 uses.  Type 21
  * became PERF_RECORD_AUX_OUTPUT_HW_ID, so newer perf misreads MMAP3
- * records; converted, a file keeps its build ids there.
+ * records; converted, a file keeps its build ids there.  The other way,
+ * such MMAP2 records of newer perf are read here as MMAP3 records.
  */
+#include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/bits.h>
 #include <linux/kernel.h>
+#include <linux/zalloc.h>
 #include <perf/event.h>
 
+#include "mmap3.h"
 #include "mmap3-convert.h"
-
-#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
-#define PERF_RECORD_MISC_MMAP_BUILD_ID	BIT(14)
-#endif
 
 #define MMAP3_FIXED_SIZE	offsetof(struct perf_record_mmap3, filename)
 #define MMAP2_FIXED_SIZE	offsetof(struct perf_record_mmap2, filename)
@@ -68,4 +68,71 @@ union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event)
 	memcpy(m2->filename, m3->filename, rest);
 
 	return (union perf_event *)m2;
+}
+
+/*
+ * A new MMAP3 record for an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID,
+ * to be freed by the caller; NULL if out of memory or too short to hold
+ * the fixed part.  It has no inode, as the MMAP2 record had none.
+ */
+union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event)
+{
+	struct perf_record_mmap2 *m2 = &event->mmap2;
+	struct perf_record_mmap3 *m3;
+	const u8 *bid = (const u8 *)&m2->maj;
+	size_t rest;
+
+	if (m2->header.size < MMAP2_FIXED_SIZE ||
+	    m2->header.size > UINT16_MAX - (MMAP3_FIXED_SIZE - MMAP2_FIXED_SIZE))
+		return NULL;
+	rest = m2->header.size - MMAP2_FIXED_SIZE;
+	m3 = zalloc(MMAP3_FIXED_SIZE + rest);
+	if (!m3)
+		return NULL;
+
+	m3->header.type = PERF_RECORD_MMAP3;
+	m3->header.misc = m2->header.misc & ~PERF_RECORD_MISC_MMAP_BUILD_ID;
+	m3->header.size = MMAP3_FIXED_SIZE + rest;
+	m3->pid = m2->pid;
+	m3->tid = m2->tid;
+	m3->start = m2->start;
+	m3->len = m2->len;
+	m3->pgoff = m2->pgoff;
+	m3->prot = m2->prot;
+	m3->flags = m2->flags;
+	/* build_id_size, three reserved bytes, then the id */
+	if (bid[0] <= sizeof(m3->build_id)) {
+		m3->build_id_size = bid[0];
+		memcpy(m3->build_id, bid + 4, bid[0]);
+	}
+	/* the filename and the sample id fields */
+	memcpy(m3->filename, m2->filename, rest);
+
+	return (union perf_event *)m3;
+}
+
+int machine__process_mmap2_build_id_event(struct machine *machine,
+					  union perf_event *event,
+					  struct perf_sample *sample)
+{
+	union perf_event *mmap3 = perf_event__mmap2_build_id_to_mmap3(event);
+	int err;
+
+	if (!mmap3)
+		return -ENOMEM;
+	err = machine__process_mmap3_event(machine, mmap3, sample);
+	free(mmap3);
+	return err;
+}
+
+size_t perf_event__fprintf_mmap2_build_id(union perf_event *event, FILE *fp)
+{
+	union perf_event *mmap3 = perf_event__mmap2_build_id_to_mmap3(event);
+	size_t ret;
+
+	if (!mmap3)
+		return fprintf(fp, " (an MMAP2 record with a build id, unreadable)\n");
+	ret = perf_event__fprintf_mmap3(mmap3, fp);
+	free(mmap3);
+	return ret;
 }

@@ -122,6 +122,21 @@ test_convert() {
 		err=1
 		return
 	fi
+	# read back: newer perf's MMAP2 records carry the ids, which key the DSOs
+	if ! perf report -D -i "$tmp/converted.data" 2> /dev/null |
+	     grep "PERF_RECORD_MMAP2.*build_id $id1\].*$tmp/prog\$" > /dev/null; then
+		echo "inject --convert-mmap3 [Failed - no MMAP2 record read with $id1]"
+		err=1
+		return
+	fi
+	perf --buildid-dir "$tmp/debug" report -i "$tmp/converted.data" --stdio \
+		--sort dso,sym 2> /dev/null > "$tmp/converted.report"
+	if ! grep -q alpha_spin "$tmp/converted.report" ||
+	   ! grep -q beta_spin "$tmp/converted.report"; then
+		echo "inject --convert-mmap3 [Failed - samples not resolved against each build]"
+		err=1
+		return
+	fi
 	echo "inject --convert-mmap3 [Success]"
 }
 
