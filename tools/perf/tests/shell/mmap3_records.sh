@@ -73,6 +73,14 @@ mmap3_lines() {
 	perf report -D -i "$1" 2> /dev/null | grep "PERF_RECORD_MMAP3" || true
 }
 
+# Does perf report of $1 name the functions of both builds (v1 and v2 are
+# in the private build-id cache)?
+resolves_both_builds() {
+	perf --buildid-dir "$tmp/debug" report -i "$1" --stdio --sort dso,sym \
+		2> /dev/null > "$1.report"
+	grep -q alpha_spin "$1.report" && grep -q beta_spin "$1.report"
+}
+
 # The binary is rewritten in place, on the same inode, between two runs.
 test_replaced() {
 	cp "$tmp/v1" "$tmp/prog"
@@ -93,10 +101,7 @@ test_replaced() {
 		return
 	fi
 	perf --buildid-dir "$tmp/debug" buildid-cache -a "$tmp/v1,$tmp/v2"
-	perf --buildid-dir "$tmp/debug" report -i "$tmp/replaced.data" --stdio \
-		--sort dso,sym 2> /dev/null > "$tmp/replaced.report"
-	if ! grep -q alpha_spin "$tmp/replaced.report" ||
-	   ! grep -q beta_spin "$tmp/replaced.report"; then
+	if ! resolves_both_builds "$tmp/replaced.data"; then
 		echo "binary rewritten in place [Failed - samples not resolved against each build]"
 		err=1
 		return
@@ -129,10 +134,7 @@ test_convert() {
 		err=1
 		return
 	fi
-	perf --buildid-dir "$tmp/debug" report -i "$tmp/converted.data" --stdio \
-		--sort dso,sym 2> /dev/null > "$tmp/converted.report"
-	if ! grep -q alpha_spin "$tmp/converted.report" ||
-	   ! grep -q beta_spin "$tmp/converted.report"; then
+	if ! resolves_both_builds "$tmp/converted.data"; then
 		echo "inject --convert-mmap3 [Failed - samples not resolved against each build]"
 		err=1
 		return
