@@ -167,10 +167,25 @@ static bool store_file(struct store_entry *e)
 				      false, false);
 }
 
+/* The kernel or one of its modules: not a file mapped by a task. */
+static bool dso__is_kernel_side(struct dso *dso)
+{
+	return dso->kernel || is_kernel_module(dso->long_name,
+					       PERF_RECORD_MISC_CPUMODE_UNKNOWN);
+}
+
 static bool store_local(struct store_entry *e)
 {
 	struct dso *dso = e->dso;
+	bool (*store)(struct store_entry *e) = store_file;
 	int tries;
+
+	if (dso__is_kallsyms(dso) ||
+	    (dso->kernel && !is_kernel_module(dso->long_name,
+					      PERF_RECORD_MISC_CPUMODE_UNKNOWN)))
+		store = store_kernel;
+	else if (dso__is_kernel_side(dso))
+		store = store_module;
 
 	/*
 	 * Another perf storing the same binary at the same time makes ours
@@ -179,21 +194,8 @@ static bool store_local(struct store_entry *e)
 	 * counts is the entry in the cache.
 	 */
 	for (tries = 0; tries < 3; tries++) {
-		if (build_id_cache__cached(e->sbuild_id))
+		if (build_id_cache__cached(e->sbuild_id) || store(e))
 			return true;
-		if (dso__is_kallsyms(dso) ||
-		    (dso->kernel && !is_kernel_module(dso->long_name,
-						      PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
-			if (store_kernel(e))
-				return true;
-		} else if (dso->kernel ||
-			   is_kernel_module(dso->long_name,
-					    PERF_RECORD_MISC_CPUMODE_UNKNOWN)) {
-			if (store_module(e))
-				return true;
-		} else if (store_file(e)) {
-			return true;
-		}
 	}
 	return build_id_cache__cached(e->sbuild_id);
 }
@@ -222,9 +224,7 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	 * A server indexes a kernel module (ET_REL) as debuginfo only; an
 	 * unstripped module has all perf needs.
 	 */
-	if (fd < 0 && (e->dso->kernel ||
-		       is_kernel_module(e->dso->long_name,
-					PERF_RECORD_MISC_CPUMODE_UNKNOWN))) {
+	if (fd < 0 && dso__is_kernel_side(e->dso)) {
 		free(path);
 		path = NULL;
 		fd = debuginfod_find_debuginfo(client,
