@@ -12,3 +12,8 @@ overlay_files() {
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
 		include kernel lib tools Documentation | sort)
 }
+
+# A TCP port on 127.0.0.1 that is free now, for a test server.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
