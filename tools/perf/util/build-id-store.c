@@ -72,14 +72,16 @@ int build_id_store__config(const char *var, const char *value)
 	return 0;
 }
 
-/* Copy @from into the cache as the binary @name with id @sbuild_id. */
-static int build_id_cache__add_copy(const char *sbuild_id, const char *name,
+/*
+ * Copy @from into the cache directory @dir of the binary with id
+ * @sbuild_id, and link to it.  Frees @dir.
+ */
+static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
 				    const char *from)
 {
-	char *dir = NULL, *file = NULL, *link = NULL, *target = NULL, *slash;
+	char *file = NULL, *link = NULL, *target = NULL, *slash;
 	int err = -1;
 
-	dir = build_id_cache__cachedir(sbuild_id, name, NULL, false, false);
 	if (!dir || mkdir_p(dir, 0755))
 		goto out_free;
 	if (asprintf(&file, "%s/elf", dir) < 0) {
@@ -143,7 +145,11 @@ static bool store_module(struct store_entry *e)
 	}
 	if (filename__read_build_id(path, &bid) > 0 && !build_id__cmp(&bid, &dso->bid))
 		ok = !(path == tmp ?
-		       build_id_cache__add_copy(e->sbuild_id, dso->long_name, tmp) :
+		       build_id_cache__add_copy(e->sbuild_id,
+						build_id_cache__cachedir(e->sbuild_id,
+									 dso->long_name,
+									 NULL, false, false),
+						tmp) :
 		       build_id_cache__add_s(e->sbuild_id, path, NULL, false, false));
 	if (path == tmp)
 		unlink(tmp);
@@ -330,7 +336,47 @@ static void fetch_missing(struct store_entry *entries, size_t nr)
 	fetch_again(entries, nr);
 }
 
-/* The downloads sit in the debuginfod client cache: link to them. */
+/*
+ * The cache directory of a download: under the name the binary was
+ * recorded with, as a local one gets, so that ~/.debug and
+ * "perf buildid-cache -l" show that name and not the client cache's.  The
+ * file need not exist here, so no realpath(): a recorded name is the
+ * kernel's d_path() of the mapping, absolute and resolved already.  A
+ * name that is not (relative, or with a "." or ".." component that would
+ * climb out of ~/.debug) gets the client cache's path instead.
+ */
+static bool name__is_plain_path(const char *name)
+{
+	const char *c = name, *end;
+
+	if (*name != '/')
+		return false;
+	while (*c == '/') {
+		c++;
+		end = strchrnul(c, '/');
+		if (end == c || (end - c == 1 && c[0] == '.') ||
+		    (end - c == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
+		c = end;
+	}
+	return true;
+}
+
+static char *fetched_cachedir(struct store_entry *e)
+{
+	const char *name = e->dso->long_name;
+	char *dir;
+
+	if (!strcmp(name, "[kernel.kallsyms]") || name__is_plain_path(name)) {
+		if (asprintf(&dir, "%s%s%s/%s", buildid_dir, *name == '/' ? "" : "/",
+			     name, e->sbuild_id) < 0)
+			return NULL;
+		return dir;
+	}
+	return build_id_cache__cachedir(e->sbuild_id, e->fetched, NULL, false, false);
+}
+
+/* The downloads sit in the debuginfod client cache: copy them. */
 static void store_fetched(struct store_entry *entries, size_t nr)
 {
 	size_t j;
@@ -340,8 +386,8 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 
 		if (e->ok || !e->fetched)
 			continue;
-		e->ok = !build_id_cache__add_s(e->sbuild_id, e->fetched, NULL,
-					       false, false) ||
+		e->ok = !build_id_cache__add_copy(e->sbuild_id, fetched_cachedir(e),
+						  e->fetched) ||
 			build_id_cache__cached(e->sbuild_id);
 	}
 }
