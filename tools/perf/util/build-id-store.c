@@ -73,10 +73,10 @@ int build_id_store__config(const char *var, const char *value)
 }
 
 /*
- * Copy @from into the cache directory @dir of the binary with id
- * @sbuild_id, and link to it.  Frees @dir.
+ * Copy @from into the cache directory @dir (NULL: out of memory) of the
+ * binary with id @sbuild_id, and link to it.
  */
-static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
+static int build_id_cache__add_copy(const char *sbuild_id, const char *dir,
 				    const char *from)
 {
 	char *file = NULL, *link = NULL, *target = NULL, *slash;
@@ -110,7 +110,6 @@ out_free:
 	free(target);
 	free(link);
 	free(file);
-	free(dir);
 	return err;
 }
 
@@ -133,6 +132,7 @@ static bool store_module(struct store_entry *e)
 	char tmp[PATH_MAX] = "";
 	const char *path = dso->long_name;
 	struct build_id bid;
+	char *dir;
 	bool ok = false;
 
 	/* not on this machine: nothing to say, debuginfod may have it */
@@ -143,14 +143,18 @@ static bool store_module(struct store_entry *e)
 			return false;
 		path = tmp;
 	}
-	if (filename__read_build_id(path, &bid) > 0 && !build_id__cmp(&bid, &dso->bid))
-		ok = !(path == tmp ?
-		       build_id_cache__add_copy(e->sbuild_id,
-						build_id_cache__cachedir(e->sbuild_id,
-									 dso->long_name,
-									 NULL, false, false),
-						tmp) :
-		       build_id_cache__add_s(e->sbuild_id, path, NULL, false, false));
+	if (filename__read_build_id(path, &bid) <= 0 || build_id__cmp(&bid, &dso->bid))
+		goto out;
+	if (path == tmp) {
+		/* the decompressed copy, cached under the module's name */
+		dir = build_id_cache__cachedir(e->sbuild_id, dso->long_name,
+					       NULL, false, false);
+		ok = !build_id_cache__add_copy(e->sbuild_id, dir, tmp);
+		free(dir);
+	} else {
+		ok = !build_id_cache__add_s(e->sbuild_id, path, NULL, false, false);
+	}
+out:
 	if (path == tmp)
 		unlink(tmp);
 	return ok;
@@ -367,7 +371,7 @@ static char *fetched_cachedir(struct store_entry *e)
 	const char *name = e->dso->long_name;
 	char *dir;
 
-	if (!strcmp(name, "[kernel.kallsyms]") || name__is_plain_path(name)) {
+	if (!strcmp(name, DSO__NAME_KALLSYMS) || name__is_plain_path(name)) {
 		if (asprintf(&dir, "%s%s%s/%s", buildid_dir, *name == '/' ? "" : "/",
 			     name, e->sbuild_id) < 0)
 			return NULL;
@@ -383,12 +387,14 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 
 	for (j = 0; j < nr; j++) {
 		struct store_entry *e = &entries[j];
+		char *dir;
 
 		if (e->ok || !e->fetched)
 			continue;
-		e->ok = !build_id_cache__add_copy(e->sbuild_id, fetched_cachedir(e),
-						  e->fetched) ||
+		dir = fetched_cachedir(e);
+		e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched) ||
 			build_id_cache__cached(e->sbuild_id);
+		free(dir);
 	}
 }
 #else
