@@ -25,7 +25,8 @@
 
 /*
  * Look for a GNU build-id note in the notes at [off, off + len) of @data.
- * The range lies within the @limit bytes of @data that are valid.
+ * The caller has checked that the range lies within the valid bytes of
+ * @data.
  */
 static int parse_build_id(const void *data, u32 off, u32 len,
 			  unsigned char *build_id, __u32 *size)
@@ -204,8 +205,14 @@ int build_id_parse(struct vm_area_struct *vma, unsigned char *build_id,
 		goto out;
 	}
 
-	/* bytes past EOF are zero in the page, but are not the file's */
-	isize = i_size_read(file_inode(file));
+	/*
+	 * Bytes past EOF are zero in the page, but are not the file's.  Not
+	 * i_size_read(): on 32-bit SMP it is a seqcount loop, which never
+	 * ends when the bpf stack map gets here from NMI in the middle of an
+	 * i_size_write() on this cpu.  A torn read only gives a wrong limit,
+	 * and the limit never passes the page.
+	 */
+	isize = READ_ONCE(file_inode(file)->i_size);
 	data = kmap_atomic(page);
 	ret = get_build_id(data, min_t(loff_t, isize, PAGE_SIZE), build_id,
 			   size);

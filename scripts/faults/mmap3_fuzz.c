@@ -23,8 +23,6 @@
 #include "event.h"
 #include "mmap3.h"
 
-#define FIXED	offsetof(struct perf_record_mmap3, filename)
-
 static FILE *sink;
 static unsigned long accepted, rejected;
 
@@ -72,10 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (perf_event__check_mmap3(event, 0, id_hdr_size) == 0) {
 		/* what the check promises to the code after it */
-		if (len < FIXED + sizeof(__u64) + id_hdr_size ||
+		if (len < MMAP3_FIXED_SIZE + sizeof(__u64) + id_hdr_size ||
 		    event->mmap3.build_id_size > sizeof(event->mmap3.build_id) ||
-		    strnlen(event->mmap3.filename, len - FIXED - id_hdr_size) ==
-		    len - FIXED - id_hdr_size) {
+		    strnlen(event->mmap3.filename, len - MMAP3_FIXED_SIZE - id_hdr_size) ==
+		    len - MMAP3_FIXED_SIZE - id_hdr_size) {
 			fprintf(stderr, "accepted a record breaking the check's rules\n");
 			abort();
 		}

@@ -28,6 +28,7 @@
 
 #include "build-id.h"
 #include "build-id-store.h"
+#include "config.h"
 #include "copyfile.h"
 #include "data.h"
 #include "evlist.h"
@@ -64,7 +65,9 @@ int build_id_store__config(const char *var, const char *value)
 		return 0;
 	}
 	if (!strcmp(var, "buildid.debuginfod-jobs")) {
-		store_jobs = strtol(value, NULL, 0);
+		/* a key without a value is an error, not a crash */
+		if (perf_config_int(&store_jobs, var, value))
+			return -1;
 		if (store_jobs < 1)
 			store_jobs = 1;
 		return 0;
@@ -74,9 +77,10 @@ int build_id_store__config(const char *var, const char *value)
 
 /*
  * Copy @from into the cache directory @dir (NULL: out of memory) of the
- * binary with id @sbuild_id, and link to it.
+ * binary with id @sbuild_id, and link to it.  mkdir_p() writes into @dir
+ * for a while, hence not const.
  */
-static int build_id_cache__add_copy(const char *sbuild_id, const char *dir,
+static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
 				    const char *from)
 {
 	char *file = NULL, *link = NULL, *target = NULL, *slash;

@@ -5,7 +5,8 @@
  * fixed part to be there, the strings to end inside the record and the
  * lengths a record gives to fit it.  A damaged file then stops with an
  * error naming the record's offset, instead of being read past the
- * record.  MMAP3 has its own check (perf_event__check_mmap3).
+ * record.  This is the one check of a record: MMAP3's rules live beside
+ * the record, in perf_event__check_mmap3().
  */
 #include <byteswap.h>
 #include <errno.h>
@@ -18,6 +19,7 @@
 
 #include "debug.h"
 #include "event-check.h"
+#include "mmap3.h"
 
 /* the fixed part of each record type; a string may follow it */
 struct record_layout {
@@ -71,6 +73,8 @@ int perf_event__check(union perf_event *event, u64 file_offset,
 	const struct record_layout *l;
 	size_t need;
 
+	if (type == PERF_RECORD_MMAP3)
+		return perf_event__check_mmap3(event, file_offset, id_hdr_size);
 	if (type >= PERF_RECORD_MAX)
 		return 0;
 	l = &layouts[type];

@@ -19,10 +19,10 @@
 #include <linux/zalloc.h>
 #include <perf/event.h>
 
+#include "build-id.h"
 #include "mmap3.h"
 #include "mmap3-convert.h"
 
-#define MMAP3_FIXED_SIZE	offsetof(struct perf_record_mmap3, filename)
 #define MMAP2_FIXED_SIZE	offsetof(struct perf_record_mmap2, filename)
 
 /*
@@ -71,6 +71,20 @@ union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event)
 }
 
 /*
+ * The id of an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID: the 24
+ * bytes of maj..ino_generation hold build_id_size, three reserved bytes
+ * and the id.  A size past the id array gives no id.
+ */
+void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
+				 struct build_id *bid)
+{
+	const u8 *p = (const u8 *)&m2->maj;
+	size_t size = p[0] <= BUILD_ID_SIZE ? p[0] : 0;
+
+	build_id__init(bid, p + 4, size);
+}
+
+/*
  * A new MMAP3 record for an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID,
  * to be freed by the caller; NULL if out of memory or too short to hold
  * the fixed part.  It has no inode, as the MMAP2 record had none.
@@ -79,7 +93,7 @@ union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event)
 {
 	struct perf_record_mmap2 *m2 = &event->mmap2;
 	struct perf_record_mmap3 *m3;
-	const u8 *bid = (const u8 *)&m2->maj;
+	struct build_id bid;
 	size_t rest;
 
 	if (m2->header.size < MMAP2_FIXED_SIZE ||
@@ -100,11 +114,9 @@ union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event)
 	m3->pgoff = m2->pgoff;
 	m3->prot = m2->prot;
 	m3->flags = m2->flags;
-	/* build_id_size, three reserved bytes, then the id */
-	if (bid[0] <= sizeof(m3->build_id)) {
-		m3->build_id_size = bid[0];
-		memcpy(m3->build_id, bid + 4, bid[0]);
-	}
+	perf_record_mmap2__build_id(m2, &bid);
+	m3->build_id_size = bid.size;
+	memcpy(m3->build_id, bid.data, bid.size);
 	/* the filename and the sample id fields */
 	memcpy(m3->filename, m2->filename, rest);
 

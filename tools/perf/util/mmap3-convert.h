@@ -3,19 +3,17 @@
 #define __PERF_MMAP3_CONVERT_H
 
 #include <stdio.h>
-#include <linux/bits.h>
 
 union perf_event;
+struct build_id;
 struct machine;
+struct perf_record_mmap2;
 struct perf_sample;
-
-/* Linux 5.12: an MMAP2 record with a build id in place of the inode */
-#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
-#define PERF_RECORD_MISC_MMAP_BUILD_ID	BIT(14)
-#endif
 
 union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event);
 union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event);
+void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
+				 struct build_id *bid);
 int machine__process_mmap2_build_id_event(struct machine *machine,
 					  union perf_event *event,
 					  struct perf_sample *sample);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Does the running kernel emit PERF_RECORD_MMAP3? */
+/* How does the running kernel put build ids into mmap records? */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -8,16 +9,25 @@
 #include <linux/types.h>
 #include <internal/lib.h>
 
+#include "debug.h"
 #include "mmap3-probe.h"
 #include "../perf-sys.h"
 
 /*
- * Does the running kernel emit MMAP3?  Asked of its behaviour, not of its
- * version: a dummy event on this task asks for MMAP3, the task maps its
- * own executable, and a record of type 21 must come out.  A kernel that
- * does not know the attr bit refuses the event.
+ * Which records does attr bit 34 give on the running kernel?  Asked of its
+ * behaviour, not of its version, as the bit means two things: a dummy
+ * event on this task sets it with attr.mmap but not attr.mmap2, the task
+ * maps its own executable, and the record that comes out tells.
+ *
+ * - PERF_RECORD_MMAP3 (type 21): a kernel with this series, where the bit
+ *   without attr.mmap2 asks for MMAP3;
+ * - PERF_RECORD_MMAP: Linux 5.12 or later, where the bit is attr.build_id
+ *   and only changes MMAP2 records: they carry the id with attr.mmap2;
+ * - the event refused (EINVAL before 5.12): no ids in mmap records.
+ *
+ * Probing with EINVAL alone cannot tell the first two apart.
  */
-static bool mmap3__probe(void)
+static enum perf_build_id_mmap build_id_mmap__probe(void)
 {
 	struct perf_event_attr attr = {
 		.type		= PERF_TYPE_SOFTWARE,
@@ -27,16 +37,18 @@ static bool mmap3__probe(void)
 		.mmap		= 1,
 		.mmap3		= 1,
 	};
+	enum perf_build_id_mmap kind = PERF_BUILD_ID_MMAP__NONE;
 	struct perf_event_mmap_page *pg;
 	size_t len = 2 * page_size;
-	bool found = false;
 	void *base, *map;
 	u64 head, off = 0;
 	int fd, file;
 
 	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return false;
+	if (fd < 0) {
+		pr_debug("attr bit 34 refused (%d): no build ids in mmap records\n", errno);
+		return kind;
+	}
 	base = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED)
 		goto out_close;
@@ -56,7 +68,11 @@ static bool mmap3__probe(void)
 		struct perf_event_header *hdr = base + page_size + off;
 
 		if (hdr->type == PERF_RECORD_MMAP3) {
-			found = true;
+			kind = PERF_BUILD_ID_MMAP__MMAP3;
+			break;
+		}
+		if (hdr->type == PERF_RECORD_MMAP) {
+			kind = PERF_BUILD_ID_MMAP__MMAP2;
 			break;
 		}
 		if (!hdr->size)
@@ -66,14 +82,29 @@ static bool mmap3__probe(void)
 	munmap(base, len);
 out_close:
 	close(fd);
-	return found;
+	pr_debug("attr bit 34 gives build ids in %s records\n",
+		 perf_build_id_mmap__name(kind));
+	return kind;
 }
 
-bool perf_mmap3__supported(void)
+enum perf_build_id_mmap perf_build_id_mmap__probe(void)
 {
-	static int supported = -1;
+	static int kind = -1;
 
-	if (supported < 0)
-		supported = mmap3__probe();
-	return supported;
+	if (kind < 0)
+		kind = build_id_mmap__probe();
+	return kind;
+}
+
+const char *perf_build_id_mmap__name(enum perf_build_id_mmap kind)
+{
+	switch (kind) {
+	case PERF_BUILD_ID_MMAP__MMAP3:
+		return "MMAP3";
+	case PERF_BUILD_ID_MMAP__MMAP2:
+		return "MMAP2";
+	case PERF_BUILD_ID_MMAP__NONE:
+	default:
+		return "no";
+	}
 }

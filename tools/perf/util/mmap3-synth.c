@@ -94,6 +94,12 @@ static void mmap3_bid_cache_add(u32 maj, u32 min, u64 ino, struct build_id *bid)
 	pthread_mutex_unlock(&mmap3_bid_lock);
 }
 
+/* No id; not build_id__init(bid, NULL, 0): memcpy() from NULL is undefined */
+static void mmap3__no_build_id(struct build_id *bid)
+{
+	memset(bid, 0, sizeof(*bid));
+}
+
 /* The id of the file a task maps, read in the task's mount namespace. */
 static void mmap3__read_task_build_id(struct machine *machine,
 				      struct perf_record_mmap2 *m,
@@ -103,7 +109,7 @@ static void mmap3__read_task_build_id(struct machine *machine,
 	char path[PATH_MAX + 32];
 	struct stat st;
 
-	build_id__init(bid, NULL, 0);
+	mmap3__no_build_id(bid);
 	/* anon, [stack], [vdso], ...: no file */
 	if (m->filename[0] != '/' || !m->ino)
 		return;
@@ -114,13 +120,13 @@ static void mmap3__read_task_build_id(struct machine *machine,
 	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
 		 machine->root_dir, m->pid, m->start, m->start + m->len);
 	if (filename__read_build_id(path, bid) <= 0) {
-		build_id__init(bid, NULL, 0);
+		mmap3__no_build_id(bid);
 		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
 			 machine->root_dir, m->pid, m->filename);
 		/* a file now at the path that is not the mapped one has no say */
 		if (stat(path, &st) || st.st_ino != m->ino ||
 		    filename__read_build_id(path, bid) <= 0)
-			build_id__init(bid, NULL, 0);
+			mmap3__no_build_id(bid);
 	}
 	mmap3_bid_cache_add(m->maj, m->min, m->ino, bid);
 }
@@ -158,7 +164,7 @@ static bool mmap3__read_kernel_build_id(struct machine *machine,
 	char path[PATH_MAX], name[NAME_MAX];
 	struct map *map;
 
-	build_id__init(bid, NULL, 0);
+	mmap3__no_build_id(bid);
 	map = maps__find(machine__kernel_maps(machine), m->start);
 	if (!map || !map->dso)
 		return false;
@@ -177,7 +183,7 @@ static bool mmap3__read_kernel_build_id(struct machine *machine,
 	}
 
 	if (sysfs__read_build_id(path, bid))
-		build_id__init(bid, NULL, 0);
+		mmap3__no_build_id(bid);
 	return true;
 }
 

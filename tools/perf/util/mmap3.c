@@ -19,13 +19,13 @@
 #include "debug.h"
 #include "dso.h"
 #include "event.h"
+#include "evlist.h"
+#include "evsel.h"
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
 #include "mmap3.h"
 #include "thread.h"
-
-#define MMAP3_FIXED_SIZE	offsetof(struct perf_record_mmap3, filename)
 
 /* The id of a record; a size past the array (checked on read) means none. */
 static void mmap3__build_id(struct perf_record_mmap3 *m, struct build_id *bid)
@@ -43,6 +43,22 @@ int build_id__cmp(const struct build_id *a, const struct build_id *b)
 	if (a->size != b->size)
 		return a->size < b->size ? -1 : 1;
 	return memcmp(a->data, b->data, a->size);
+}
+
+/*
+ * Type 21 is MMAP3 only for events that set attr bit 34 without attr.mmap2:
+ * with mmap2 the bit is Linux 5.12's build_id, and since 5.16 type 21 is
+ * PERF_RECORD_AUX_OUTPUT_HW_ID, which other files may hold.
+ */
+bool evlist__has_mmap3(struct evlist *evlist)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		if (evsel->core.attr.mmap3 && !evsel->core.attr.mmap2)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -176,6 +192,13 @@ int machine__process_mmap3_event(struct machine *machine,
 		       m->flags, m->filename, thread);
 	if (!map)
 		goto out_problem_thread;
+	/*
+	 * A user space map with a kernel DSO: a damaged record (a cpumode
+	 * turned user, a kernel map's name).  Such a map has no room for the
+	 * kmap that maps__insert() would then write to.
+	 */
+	if (map->dso && map->dso->kernel)
+		goto out_problem_map;
 
 	/* the id from the record is the one the samples were taken against */
 	if (id.build_id.size && map->dso && !map->dso->has_build_id)

@@ -7,6 +7,9 @@ set -e
 err=0
 tmp=$(mktemp -d /tmp/perf-mmap3.XXXXXX)
 dpid=
+# every record here, -B or not, fills $tmp/home/.debug, not the user's
+export HOME=$tmp/home
+mkdir -p "$HOME"
 
 cleanup() {
 	[ -n "$dpid" ] && kill "$dpid" 2>/dev/null
@@ -52,9 +55,10 @@ id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
 id=$(id_of "$tmp/prog")
 id_md5=$(id_of "$tmp/prog-md5")
 
-# Does the kernel emit MMAP3?  perf record says when it does not.
-perf record -o "$tmp/probe.data" true 2> "$tmp/probe.err" || skip "perf record failed"
-grep -q "no PERF_RECORD_MMAP3" "$tmp/probe.err" && skip "kernel without MMAP3"
+# Does the kernel emit MMAP3?  The records say.
+perf record -B -o "$tmp/probe.data" true 2> "$tmp/probe.err" || skip "perf record failed"
+perf report -D -i "$tmp/probe.data" 2> /dev/null | grep -q PERF_RECORD_MMAP3 ||
+	skip "kernel without MMAP3"
 
 test_record_b() {
 	perf record -B -o "$tmp/perf.data" "$tmp/prog" 2> /dev/null
@@ -164,8 +168,6 @@ test_report_store_no_server() {
 	fi
 }
 
-export HOME=$tmp/home
-mkdir -p "$HOME"
 test_record_b
 test_md5
 test_store

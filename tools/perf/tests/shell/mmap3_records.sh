@@ -8,6 +8,9 @@ err=0
 # not /tmp/perf-*: perf reads DSOs there as JIT symbol maps
 tmp=$(mktemp -d /tmp/mmap3-records.XXXXXX)
 pid=
+# records without -B fill $tmp/home/.debug, not the user's
+export HOME=$tmp/home
+mkdir -p "$HOME"
 
 cleanup() {
 	[ -n "$pid" ] && kill "$pid" 2> /dev/null

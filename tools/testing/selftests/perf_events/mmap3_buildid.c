@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test for PERF_RECORD_MMAP3: mmap records that carry the GNU build id of
- * the mapped file, read by the kernel from the page cache at mmap time.
+ * Test for attr bit 34 (attr.mmap3 here, attr.build_id in Linux 5.12+):
+ * mmap records that carry the GNU build id of the mapped file, read by the
+ * kernel from the page cache at mmap time.
+ *
+ * The bit changes the format of the records attr.mmap, attr.mmap_data and
+ * attr.mmap2 ask for, never which mappings are reported:
+ *  - with attr.mmap2, Linux 5.12's format: PERF_RECORD_MMAP2 with
+ *    PERF_RECORD_MISC_MMAP_BUILD_ID and the id in place of the inode
+ *    fields, or a plain MMAP2 when there is no id.  These tests run on any
+ *    kernel that has the bit, upstream ones too;
+ *  - without attr.mmap2, PERF_RECORD_MMAP3 (type 21): the MMAP2 fields and
+ *    the id.  These tests skip on a kernel where bit 34 is only build_id.
  *
  * Every input file is generated here: well-formed ELF files with known ids
  * and each malformed header the kernel's parser must survive.
@@ -15,7 +25,6 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <linux/elf.h>
 #include <linux/magic.h>
@@ -26,6 +35,9 @@
 #ifndef PERF_RECORD_MMAP3
 #define PERF_RECORD_MMAP3	21
 #endif
+#ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
+#define PERF_RECORD_MISC_MMAP_BUILD_ID	0x4000	/* bit 14 */
+#endif
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID		3
 #endif
@@ -34,20 +46,21 @@
 
 /*
  * The flags word of perf_event_attr (disabled ... text_poke, mmap3), for
- * uapi headers that lack the mmap3 bitfield.  Bit 0 is attr.disabled.
+ * uapi headers that lack the bitfield or call it build_id (Linux 5.12+).
+ * Bit 0 is attr.disabled.
  */
 union attr_flags {
 	__u64 word;
 	struct {
 		__u64 before_mmap3	: 34,	/* disabled ... text_poke */
-		      mmap3		: 1,	/* MMAP3 instead of MMAP/MMAP2 */
+		      mmap3		: 1,	/* ids: MMAP3, or MMAP2 with mmap2 */
 		      reserved		: 29;
 	};
 };
 
 #define ATTR_FLAGS_OFFSET	(offsetof(struct perf_event_attr, read_format) + 8)
 
-/* attr.mmap3 = 1, whether or not the header knows the field */
+/* bit 34 = 1, whatever the header calls the field, if it knows it */
 static void attr_set_mmap3(struct perf_event_attr *attr)
 {
 	union attr_flags flags;
@@ -57,6 +70,32 @@ static void attr_set_mmap3(struct perf_event_attr *attr)
 	memcpy((char *)attr + ATTR_FLAGS_OFFSET, &flags.word, sizeof(flags.word));
 }
 
+/* PERF_RECORD_MMAP */
+struct mmap_record {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	char filename[];
+};
+
+/*
+ * PERF_RECORD_MMAP2 with PERF_RECORD_MISC_MMAP_BUILD_ID in header.misc
+ * (attr.mmap2 and bit 34): the id takes the place of maj, min, ino and
+ * ino_generation; the record has the size of a plain MMAP2.
+ */
+struct mmap2_build_id_record {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint8_t build_id_size;
+	uint8_t __reserved_1;
+	uint16_t __reserved_2;
+	uint8_t build_id[BUILD_ID_SIZE_MAX];
+	uint32_t prot, flags;
+	char filename[];
+};
+
+/* PERF_RECORD_MMAP3: the MMAP2 fields, then the id */
 struct mmap3_record {
 	struct perf_event_header header;
 	uint32_t pid, tid;
@@ -71,8 +110,25 @@ struct mmap3_record {
 	char filename[];
 };
 
+/* the layouts of the uapi comments, whatever the compiler */
+_Static_assert(offsetof(struct mmap_record, filename) == 40, "MMAP");
+_Static_assert(offsetof(struct mmap2_record, filename) == 72, "MMAP2");
+_Static_assert(offsetof(struct mmap2_build_id_record, build_id_size) == 40 &&
+	       offsetof(struct mmap2_build_id_record, build_id) == 44 &&
+	       offsetof(struct mmap2_build_id_record, prot) ==
+	       offsetof(struct mmap2_record, prot) &&
+	       offsetof(struct mmap2_build_id_record, filename) == 72,
+	       "MMAP2 with a build id");
+_Static_assert(offsetof(struct mmap3_record, prot) ==
+	       offsetof(struct mmap2_record, prot) &&
+	       offsetof(struct mmap3_record, build_id_size) == 72 &&
+	       offsetof(struct mmap3_record, filename) == 96, "MMAP3");
+
 union record {
 	struct perf_event_header header;
+	struct mmap_record m1;
+	struct mmap2_record m2;
+	struct mmap2_build_id_record m2b;
 	struct mmap3_record m3;
 	char buf[8192];
 };
@@ -121,6 +177,7 @@ static void make_id(uint8_t *id, int size, int seed)
 }
 
 #define ALIGN4(x)	(((x) + 3) & ~(size_t)3)
+#define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
 
 /*
  * Write a note at @p: the header says @namesz and @descsz, the bytes are
@@ -343,6 +400,62 @@ static int write_file(const char *path, const void *buf, size_t len)
 	return close(fd);
 }
 
+/* What scan_records() saw */
+struct scan {
+	int found;	/* mmap records of the file, of the type asked for */
+	int other;	/* mmap records of the file, of another type */
+	int mmap3;	/* PERF_RECORD_MMAP3 records, of any mapping */
+	int any;	/* mmap records of any type, of any mapping */
+};
+
+/* The file name of an mmap record, NULL for other records */
+static const char *record_name(const union record *r)
+{
+	switch (r->header.type) {
+	case PERF_RECORD_MMAP:
+		return r->m1.filename;
+	case PERF_RECORD_MMAP2:
+		return r->m2.filename;
+	case PERF_RECORD_MMAP3:
+		return r->m3.filename;
+	}
+	return NULL;
+}
+
+/*
+ * Read the new records of @rb and count in @s the mmap records of @path
+ * (and of the mapping at @addr, unless 0).  The last one of @type is left
+ * in @out.  Returns 0, or -1 on a bad record.
+ */
+static int scan_records(struct perf_rb *rb, const char *path, uint64_t addr,
+			int type, union record *out, struct scan *s)
+{
+	union record r;
+	int n;
+
+	memset(s, 0, sizeof(*s));
+	while ((n = perf_rb_next(rb, r.buf, sizeof(r.buf) - 1)) > 0) {
+		const char *name;
+
+		r.buf[n] = '\0';	/* a name without its NUL ends here */
+		name = record_name(&r);
+		if (!name)
+			continue;
+		s->any++;
+		if (r.header.type == PERF_RECORD_MMAP3)
+			s->mmap3++;
+		if (strcmp(name, path) || (addr && r.m1.addr != addr))
+			continue;
+		if (r.header.type == type) {
+			memcpy(out, &r, r.header.size);
+			s->found++;
+		} else {
+			s->other++;
+		}
+	}
+	return n < 0 ? -1 : 0;
+}
+
 /*
  * Scan the new records of @rb for mmap records of @path.  Returns the number
  * of records of @type (the last one is left in @out), plus 1000 for each
@@ -351,39 +464,19 @@ static int write_file(const char *path, const void *buf, size_t len)
 static int find_records(struct perf_rb *rb, const char *path, int type,
 			union record *out)
 {
-	union record r;
-	int n, found = 0;
+	struct scan s;
 
-	while ((n = perf_rb_next(rb, r.buf, sizeof(r.buf))) > 0) {
-		const char *name;
-
-		if (r.header.type == PERF_RECORD_MMAP3)
-			name = r.m3.filename;
-		else if (r.header.type == PERF_RECORD_MMAP2)
-			name = r.buf + 72;
-		else if (r.header.type == PERF_RECORD_MMAP)
-			name = r.buf + 40;
-		else
-			continue;
-		if (strcmp(name, path))
-			continue;
-		if (r.header.type == type) {
-			memcpy(out, &r, r.header.size);
-			found++;
-		} else {
-			found += 1000;
-		}
-	}
-	return n < 0 ? -1 : found;
+	if (scan_records(rb, path, 0, type, out, &s))
+		return -1;
+	return s.found + 1000 * s.other;
 }
 
 /*
- * Map @path executable and find the records it produced, as find_records().
- * Page 0 is read first, so that it sits in the page cache.  The mapping is
- * left in *@mapp, or unmapped when @mapp is NULL.
+ * Map FILE_SIZE bytes of @path with @prot, MAP_PRIVATE.  Page 0 is read
+ * first, so that it sits in the page cache.  Returns the mapping, or
+ * MAP_FAILED.
  */
-static int map_and_find(struct perf_rb *rb, const char *path, int type,
-			union record *out, void **mapp)
+static void *map_file(const char *path, int prot)
 {
 	char buf[64];
 	void *map;
@@ -391,13 +484,25 @@ static int map_and_find(struct perf_rb *rb, const char *path, int type,
 
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
-		return -1;
+		return MAP_FAILED;
 	if (pread(fd, buf, sizeof(buf), 0) < 0) {
 		close(fd);
-		return -1;
+		return MAP_FAILED;
 	}
-	map = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+	map = mmap(NULL, FILE_SIZE, prot, MAP_PRIVATE, fd, 0);
 	close(fd);
+	return map;
+}
+
+/*
+ * Map @path executable and find the records it produced, as find_records().
+ * The mapping is left in *@mapp, or unmapped when @mapp is NULL.
+ */
+static int map_and_find(struct perf_rb *rb, const char *path, int type,
+			union record *out, void **mapp)
+{
+	void *map = map_file(path, PROT_READ | PROT_EXEC);
+
 	if (map == MAP_FAILED)
 		return -1;
 	if (mapp)
@@ -472,18 +577,21 @@ FIXTURE_VARIANT_ADD(mmap3, elf32_truncated) BAD_ELF(ELFCLASS32, TRUNCATED);
 
 #define NOT_PERMITTED "perf_event_open not permitted (perf_event_paranoid?)"
 
+#define NO_BIT_34 "kernel without attr bit 34"
+
 /*
- * Why mmap3 can't be tested on the running kernel, or NULL.  A kernel
- * without mmap3 refuses bit 34 with EINVAL.  Linux 5.12 and later took the
- * bit for attr.build_id (MMAP2 records with an id): a kernel other than a
- * 5.10 one that takes the bit but makes no type 21 record is skipped too.
+ * Why MMAP3 can't be tested on the running kernel, or NULL.  Decided by
+ * what the kernel does, not by its version: bit 34 with attr.mmap (no
+ * mmap2) and an executable mapping.  A kernel without the bit refuses it
+ * with EINVAL.  Linux 5.12 and later took the bit for attr.build_id, which
+ * only changes MMAP2 records: there the mapping gives a PERF_RECORD_MMAP.
+ * Anything else, type 21 or no record at all, is left to the test.
  */
 static const char *mmap3_unsupported(void)
 {
 	struct perf_event_attr attr = make_sideband_attr();
-	struct utsname u;
 	struct perf_rb rb;
-	int err, n, seen = 0;
+	int err, n, type = 0;
 	union record r;
 	void *map;
 
@@ -492,19 +600,72 @@ static const char *mmap3_unsupported(void)
 	if (err == -EACCES || err == -EPERM)
 		return NOT_PERMITTED;
 	if (err == -EINVAL)
-		return "kernel without attr.mmap3";
+		return NO_BIT_34;
 	if (err)
 		return NULL;	/* the test itself will report it */
 	map = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (map != MAP_FAILED)
-		munmap(map, 4096);
-	while ((n = perf_rb_next(&rb, r.buf, sizeof(r.buf))) > 0)
-		seen |= r.header.type == PERF_RECORD_MMAP3;
+	if (map == MAP_FAILED) {
+		perf_rb_close(&rb);
+		return NULL;
+	}
+	while ((n = perf_rb_next(&rb, r.buf, sizeof(r.buf))) > 0) {
+		if (!type && record_name(&r) && r.m1.addr == (uintptr_t)map)
+			type = r.header.type;
+	}
+	munmap(map, 4096);
 	perf_rb_close(&rb);
-	if (!seen && !uname(&u) && strncmp(u.release, "5.10.", 5))
-		return "attr bit 34 is not mmap3 on this kernel (5.12+: build_id)";
+	if (type == PERF_RECORD_MMAP)
+		return "attr bit 34 is build_id on this kernel (Linux 5.12+), not mmap3";
 	return NULL;
+}
+
+/* The kernel takes bit 34 with attr.mmap, without mmap2 */
+static int bit_34_known(void)
+{
+	struct perf_event_attr attr = make_sideband_attr();
+	struct perf_rb rb;
+
+	attr_set_mmap3(&attr);
+	if (perf_rb_open(&rb, &attr))
+		return 0;
+	perf_rb_close(&rb);
+	return 1;
+}
+
+/*
+ * Open an event that sets bit 34 in @attr in a format Linux 5.12 and later
+ * have as well (with attr.mmap2, or bit 34 alone): these tests hold on
+ * upstream kernels too.  Returns why the test must be skipped (the sysctl,
+ * or a kernel without the bit), or NULL with *@err the result.  EINVAL
+ * from a kernel that takes the bit in another attr is a failure.
+ */
+static const char *open_bit_34(struct perf_rb *rb, struct perf_event_attr *attr,
+			       int *err)
+{
+	*err = perf_rb_open(rb, attr);
+	if (*err == -EACCES || *err == -EPERM)
+		return NOT_PERMITTED;
+	if (*err == -EINVAL && !bit_34_known())
+		return NO_BIT_34;
+	return NULL;
+}
+
+/*
+ * Open @attr, which sets bit 34 in Linux 5.12+'s form, on @rb.  False when
+ * the test is skipped, and says why.
+ */
+static bool open_upstream_form(struct __test_metadata *_metadata,
+			       struct perf_rb *rb, struct perf_event_attr *attr)
+{
+	const char *skip;
+	int err;
+
+	skip = open_bit_34(rb, attr, &err);
+	if (skip)
+		SKIP(return false, "%s", skip);
+	ASSERT_EQ(0, err);
+	return true;
 }
 
 /*
@@ -629,6 +790,246 @@ FIXTURE_TEARDOWN(sideband)
 	unlink(self->path);
 }
 
+/* Rewrite @path as @spec says, with a new id of @seed left in @id */
+static int rewrite_elf(const char *path, uint8_t *id,
+		       const struct elf_spec *spec, int seed)
+{
+	static char img[FILE_SIZE];
+
+	memset(id, 0, BUILD_ID_SIZE_MAX);
+	make_id(id, spec->id_size, seed);
+	return write_file(path, img, make_elf(img, spec, id));
+}
+
+/* The record formats an event can ask for */
+enum mmap_format {
+	FMT_MMAP,	/* attr.mmap: PERF_RECORD_MMAP */
+	FMT_MMAP2,	/* attr.mmap2: PERF_RECORD_MMAP2 */
+	FMT_BUILD_ID,	/* attr.mmap2 and bit 34: MMAP2 with the id */
+	FMT_MMAP3,	/* bit 34 without attr.mmap2: PERF_RECORD_MMAP3 */
+};
+
+static const char *const format_name[] = {
+	[FMT_MMAP]	= "mmap",
+	[FMT_MMAP2]	= "mmap2",
+	[FMT_BUILD_ID]	= "mmap2+bit34",
+	[FMT_MMAP3]	= "mmap3",
+};
+
+/* A side-band event of @fmt, for executable mappings */
+static struct perf_event_attr format_attr(enum mmap_format fmt)
+{
+	struct perf_event_attr attr = make_sideband_attr();
+
+	attr.mmap2 = fmt == FMT_MMAP2 || fmt == FMT_BUILD_ID;
+	if (fmt == FMT_BUILD_ID || fmt == FMT_MMAP3)
+		attr_set_mmap3(&attr);
+	return attr;
+}
+
+/* What one mapping must have given an event of @fmt */
+struct want {
+	enum mmap_format fmt;
+	const char *path;	/* the name in the record */
+	void *map;
+	int prot;		/* without PROT_EXEC: PERF_RECORD_MISC_MMAP_DATA */
+	const struct stat *st;	/* the file's; NULL for anonymous memory */
+	const uint8_t *id;
+	int id_size;		/* 0: the file has no id */
+};
+
+/*
+ * Check the new records of @rb: exactly one mmap record for @w's mapping,
+ * in @w's format and no other, with every field as @w says.  No type 21
+ * at all unless the event asked for MMAP3.
+ */
+static void __check_mapping(struct __test_metadata *_metadata,
+			    struct perf_rb *rb, const struct want *w)
+{
+	static const int type[] = {
+		[FMT_MMAP]	= PERF_RECORD_MMAP,
+		[FMT_MMAP2]	= PERF_RECORD_MMAP2,
+		[FMT_BUILD_ID]	= PERF_RECORD_MMAP2,
+		[FMT_MMAP3]	= PERF_RECORD_MMAP3,
+	};
+	static const size_t fixed[] = {
+		[FMT_MMAP]	= sizeof(struct mmap_record),
+		[FMT_MMAP2]	= sizeof(struct mmap2_record),
+		[FMT_BUILD_ID]	= sizeof(struct mmap2_build_id_record),
+		[FMT_MMAP3]	= sizeof(struct mmap3_record),
+	};
+	int with_id = w->fmt == FMT_BUILD_ID && w->id_size;
+	uint16_t misc = PERF_RECORD_MISC_USER;
+	union record r;
+	uint32_t *trailer;
+	struct scan s;
+
+	if (!(w->prot & PROT_EXEC))
+		misc |= PERF_RECORD_MISC_MMAP_DATA;
+	if (with_id)
+		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+
+	EXPECT_EQ(0, scan_records(rb, w->path, (uintptr_t)w->map, type[w->fmt],
+				  &r, &s));
+	EXPECT_EQ(1, s.found);
+	EXPECT_EQ(0, s.other);
+	if (w->fmt != FMT_MMAP3)
+		EXPECT_EQ(0, s.mmap3);
+	if (s.found != 1)
+		return;
+
+	/* this event's misc and size, whatever the other events asked for */
+	EXPECT_EQ(misc, r.header.misc);
+	EXPECT_EQ(fixed[w->fmt] + ALIGN8(strlen(w->path) + 1) + 8,
+		  r.header.size);
+	EXPECT_EQ(getpid(), r.m1.pid);
+	EXPECT_EQ(gettid(), r.m1.tid);
+	EXPECT_EQ((uintptr_t)w->map, r.m1.addr);
+	EXPECT_EQ(FILE_SIZE, r.m1.len);
+	/* the file is mapped from 0 (anonymous memory has its own pgoff) */
+	if (w->st)
+		EXPECT_EQ(0, r.m1.pgoff);
+	/* sample_id (PERF_SAMPLE_TID) ends the record */
+	trailer = (uint32_t *)(r.buf + r.header.size - 8);
+	EXPECT_EQ(getpid(), trailer[0]);
+	EXPECT_EQ(gettid(), trailer[1]);
+	if (w->fmt == FMT_MMAP)
+		return;
+
+	/* prot and flags sit at the same offset in every MMAP2 and MMAP3 */
+	EXPECT_EQ(w->prot, r.m2.prot);
+	EXPECT_EQ(MAP_PRIVATE, r.m2.flags & MAP_TYPE);
+
+	if (with_id) {
+		/* the id in place of the inode fields */
+		EXPECT_EQ(w->id_size, r.m2b.build_id_size);
+		if (r.m2b.build_id_size <= BUILD_ID_SIZE_MAX)
+			EXPECT_TRUE(all_zero(r.m2b.build_id + r.m2b.build_id_size,
+					     BUILD_ID_SIZE_MAX -
+					     r.m2b.build_id_size));
+		EXPECT_EQ(0, memcmp(w->id, r.m2b.build_id, w->id_size));
+		EXPECT_EQ(0, r.m2b.__reserved_1);
+		EXPECT_EQ(0, r.m2b.__reserved_2);
+	} else {
+		/* MMAP2 and MMAP3: the inode fields, zero when anonymous */
+		EXPECT_EQ(w->st ? major(w->st->st_dev) : 0, r.m2.maj);
+		EXPECT_EQ(w->st ? minor(w->st->st_dev) : 0, r.m2.min);
+		EXPECT_EQ(w->st ? w->st->st_ino : 0, r.m2.ino);
+	}
+
+	if (w->fmt == FMT_MMAP3) {
+		EXPECT_EQ(w->id_size, r.m3.build_id_size);
+		if (r.m3.build_id_size <= BUILD_ID_SIZE_MAX)
+			EXPECT_TRUE(all_zero(r.m3.build_id + r.m3.build_id_size,
+					     BUILD_ID_SIZE_MAX -
+					     r.m3.build_id_size));
+		if (w->id_size)
+			EXPECT_EQ(0, memcmp(w->id, r.m3.build_id, w->id_size));
+		EXPECT_EQ(0, r.m3.__reserved_1);
+		EXPECT_EQ(0, r.m3.__reserved_2);
+	}
+}
+
+/* __check_mapping(); returns -1 when a check of this mapping failed */
+static int check_mapping(struct __test_metadata *_metadata,
+			 struct perf_rb *rb, const struct want *w)
+{
+	int passed = _metadata->passed, failed;
+
+	_metadata->passed = 1;
+	__check_mapping(_metadata, rb, w);
+	failed = !_metadata->passed;
+	_metadata->passed = passed && !failed;
+	return failed ? -1 : 0;
+}
+
+/*
+ * Map @path with @prot and check the one record that the event of @rb, of
+ * @fmt, got for it: @path has the id @id of @id_size bytes (0: none).
+ */
+static void check_file(struct __test_metadata *_metadata, struct perf_rb *rb,
+		       const char *path, const uint8_t *id,
+		       enum mmap_format fmt, int prot, int id_size)
+{
+	struct want w = {
+		.fmt = fmt, .path = path, .prot = prot,
+		.id = id, .id_size = id_size,
+	};
+	struct stat st;
+
+	ASSERT_EQ(0, stat(path, &st));
+	w.st = &st;
+	w.map = map_file(path, prot);
+	ASSERT_NE(MAP_FAILED, w.map);
+	check_mapping(_metadata, rb, &w);
+	munmap(w.map, FILE_SIZE);
+}
+
+#define MAX_EVENTS	4
+
+/*
+ * Open one event per format of @fmts on this task, in that order, map
+ * @path (of the 20 byte id @id) once, and check that each ring buffer got
+ * the record of its own format: none takes the type, size or misc bits of
+ * another.
+ */
+static void check_events(struct __test_metadata *_metadata, const char *path,
+			 const uint8_t *id, const enum mmap_format *fmts, int n)
+{
+	struct perf_rb rb[MAX_EVENTS];
+	char order[64] = "";
+	struct stat st;
+	void *map;
+	int i;
+
+	ASSERT_GE(MAX_EVENTS, n);
+	for (i = 0; i < n; i++) {
+		struct perf_event_attr attr = format_attr(fmts[i]);
+
+		ASSERT_EQ(0, perf_rb_open(&rb[i], &attr));
+		snprintf(order + strlen(order), sizeof(order) - strlen(order),
+			 "%s%s", i ? ", " : "", format_name[fmts[i]]);
+	}
+	ASSERT_EQ(0, stat(path, &st));
+	map = map_file(path, PROT_READ | PROT_EXEC);
+	ASSERT_NE(MAP_FAILED, map);
+	for (i = 0; i < n; i++) {
+		struct want w = {
+			.fmt = fmts[i], .path = path, .map = map,
+			.prot = PROT_READ | PROT_EXEC, .st = &st,
+			.id = id, .id_size = 20,
+		};
+
+		if (check_mapping(_metadata, &rb[i], &w))
+			TH_LOG("the %s event, opened in the order %s",
+			       format_name[fmts[i]], order);
+	}
+	munmap(map, FILE_SIZE);
+	for (i = 0; i < n; i++)
+		perf_rb_close(&rb[i]);
+}
+
+/* check_events() for each order of fmts[k..n-1] after fmts[0..k-1] */
+static void check_orders(struct __test_metadata *_metadata, const char *path,
+			 const uint8_t *id, enum mmap_format *fmts, int n, int k)
+{
+	enum mmap_format t;
+	int i;
+
+	if (k == n) {
+		check_events(_metadata, path, id, fmts, n);
+		return;
+	}
+	for (i = k; i < n; i++) {
+		t = fmts[k];
+		fmts[k] = fmts[i];
+		fmts[i] = t;
+		check_orders(_metadata, path, id, fmts, n, k + 1);
+		fmts[i] = fmts[k];
+		fmts[k] = t;
+	}
+}
+
 /* An anonymous executable mapping has no file and so no id. */
 TEST_F(sideband, anon_exec)
 {
@@ -661,24 +1062,216 @@ TEST_F(sideband, anon_exec)
 	EXPECT_EQ(1, found);
 }
 
-/* With mmap2 and mmap3 both set, only MMAP3 is emitted. */
+/*
+ * With mmap2 and bit 34 both set: Linux 5.12's format, one MMAP2 with
+ * PERF_RECORD_MISC_MMAP_BUILD_ID and the id (here 20 bytes, sha1) in
+ * place of the inode fields.  No MMAP3.
+ */
 TEST_F(sideband, mmap2_and_mmap3)
 {
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	check_file(_metadata, &self->rb, self->path, self->id,
+		   FMT_BUILD_ID, PROT_READ | PROT_EXEC, 20);
+}
+
+/* The same with a 16 byte (md5) id: the rest of the id field is zero. */
+TEST_F(sideband, mmap2_and_mmap3_md5)
+{
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+	struct elf_spec spec = { ELFCLASS64, 16, GOOD };
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	ASSERT_EQ(0, rewrite_elf(self->path, self->id, &spec, 4));
+	check_file(_metadata, &self->rb, self->path, self->id,
+		   FMT_BUILD_ID, PROT_READ | PROT_EXEC, 16);
+}
+
+/* A file without an id: a plain MMAP2, the inode fields, no misc bit. */
+TEST_F(sideband, mmap2_and_mmap3_no_note)
+{
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+	struct elf_spec spec = { ELFCLASS64, 20, NO_NOTE };
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	ASSERT_EQ(0, rewrite_elf(self->path, self->id, &spec, 5));
+	check_file(_metadata, &self->rb, self->path, self->id,
+		   FMT_BUILD_ID, PROT_READ | PROT_EXEC, 0);
+}
+
+/* Anonymous memory has no id either: a plain MMAP2 with zero inode fields. */
+TEST_F(sideband, mmap2_and_mmap3_anon)
+{
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+	struct want w = {
+		.fmt = FMT_BUILD_ID, .path = "//anon",
+		.prot = PROT_READ | PROT_EXEC,
+	};
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	w.map = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC,
+		     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, w.map);
+	check_mapping(_metadata, &self->rb, &w);
+	munmap(w.map, FILE_SIZE);
+}
+
+/*
+ * mmap_data, mmap2 and bit 34: a non-executable mapping of the file gives
+ * an MMAP2 with both PERF_RECORD_MISC_MMAP_DATA and the id.
+ */
+TEST_F(sideband, mmap2_and_mmap3_data)
+{
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+
+	attr.mmap = 0;
+	attr.mmap_data = 1;
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	check_file(_metadata, &self->rb, self->path, self->id,
+		   FMT_BUILD_ID, PROT_READ, 20);
+}
+
+/*
+ * Bit 34 alone (no mmap, mmap_data or mmap2) asks for no mmap record: it
+ * only changes the format of those the other bits ask for.  An mmap2 event
+ * on the same task shows that the mappings were reported.
+ */
+TEST_F(sideband, mmap3_alone)
+{
 	struct perf_event_attr attr = make_sideband_attr();
+	struct perf_event_attr control = format_attr(FMT_MMAP2);
+	struct perf_rb rb_control;
+	union record r;
+	struct scan s;
+	void *map, *data, *anon;
+
+	attr.mmap = 0;
+	attr_set_mmap3(&attr);
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	control.mmap_data = 1;
+	ASSERT_EQ(0, perf_rb_open(&rb_control, &control));
+
+	map = map_file(self->path, PROT_READ | PROT_EXEC);
+	ASSERT_NE(MAP_FAILED, map);
+	data = map_file(self->path, PROT_READ);
+	ASSERT_NE(MAP_FAILED, data);
+	anon = mmap(NULL, 4096, PROT_READ | PROT_EXEC,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, anon);
+
+	/* nothing at all, of any type, for any mapping */
+	ASSERT_EQ(0, scan_records(&self->rb, self->path, 0, PERF_RECORD_MMAP2,
+				  &r, &s));
+	EXPECT_EQ(0, s.any);
+	EXPECT_EQ(0, s.mmap3);
+
+	/* the control event got both mappings of the file */
+	ASSERT_EQ(0, scan_records(&rb_control, self->path, 0,
+				  PERF_RECORD_MMAP2, &r, &s));
+	EXPECT_EQ(2, s.found);
+	EXPECT_EQ(0, s.other);
+	EXPECT_EQ(0, s.mmap3);
+
+	munmap(anon, 4096);
+	munmap(data, FILE_SIZE);
+	munmap(map, FILE_SIZE);
+	perf_rb_close(&rb_control);
+}
+
+/*
+ * mmap_data and bit 34, no mmap2: a non-executable mapping of the file
+ * gives an MMAP3 with PERF_RECORD_MISC_MMAP_DATA and the id.
+ */
+TEST_F(sideband, mmap3_data)
+{
+	struct perf_event_attr attr = format_attr(FMT_MMAP3);
 	const char *skip;
 	int err;
-	union record r;
 
-	attr.mmap2 = 1;
-	attr_set_mmap3(&attr);
+	attr.mmap = 0;
+	attr.mmap_data = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (skip)
 		SKIP(return, "%s", skip);
 	ASSERT_EQ(0, err);
-	/* one MMAP3, and no record of another type for the file */
-	ASSERT_EQ(1, map_and_find(&self->rb, self->path, PERF_RECORD_MMAP3, &r, NULL));
-	EXPECT_EQ(20, r.m3.build_id_size);
-	EXPECT_EQ(0, memcmp(self->id, r.m3.build_id, 20));
+	check_file(_metadata, &self->rb, self->path, self->id,
+		   FMT_MMAP3, PROT_READ, 20);
+}
+
+/*
+ * Several events on one task see the same mapping: each gets the record of
+ * its own format, in whichever order they were opened.  A plain mmap2
+ * event never has PERF_RECORD_MISC_MMAP_BUILD_ID from an mmap2 + bit 34 one.
+ */
+TEST_F(sideband, two_events_no_mmap3)
+{
+	enum mmap_format fmts[] = { FMT_BUILD_ID, FMT_MMAP2 };
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	perf_rb_close(&self->rb);
+	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
+}
+
+/* mmap, mmap2 and mmap2 + bit 34 events, in every order. */
+TEST_F(sideband, three_events_no_mmap3)
+{
+	enum mmap_format fmts[] = { FMT_MMAP, FMT_MMAP2, FMT_BUILD_ID };
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+
+	if (!open_upstream_form(_metadata, &self->rb, &attr))
+		return;
+	perf_rb_close(&self->rb);
+	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
+}
+
+/* An MMAP3 event with an mmap, an mmap2 or an mmap2 + bit 34 one. */
+TEST_F(sideband, two_events_mmap3)
+{
+	enum mmap_format pairs[][2] = {
+		{ FMT_MMAP3, FMT_MMAP2 },
+		{ FMT_MMAP3, FMT_BUILD_ID },
+		{ FMT_MMAP3, FMT_MMAP },
+	};
+	const char *skip = mmap3_unsupported();
+	unsigned int i;
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	for (i = 0; i < ARRAY_SIZE(pairs); i++)
+		check_orders(_metadata, self->path, self->id, pairs[i], 2, 0);
+}
+
+/* mmap2, mmap2 + bit 34 and MMAP3 events, in every order. */
+TEST_F(sideband, three_events)
+{
+	enum mmap_format fmts[] = { FMT_MMAP2, FMT_BUILD_ID, FMT_MMAP3 };
+	const char *skip = mmap3_unsupported();
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
+}
+
+/* Each format there is, in every order. */
+TEST_F(sideband, four_events)
+{
+	enum mmap_format fmts[] = {
+		FMT_MMAP, FMT_MMAP2, FMT_BUILD_ID, FMT_MMAP3,
+	};
+	const char *skip = mmap3_unsupported();
+
+	if (skip)
+		SKIP(return, "%s", skip);
+	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
 }
 
 /* Without mmap3 the kernel never emits type 21: old tools can't read it. */

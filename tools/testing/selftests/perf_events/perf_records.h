@@ -31,6 +31,17 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
+/* PERF_RECORD_MMAP2, without PERF_RECORD_MISC_MMAP_BUILD_ID */
+struct mmap2_record {
+	struct perf_event_header header;
+	uint32_t pid, tid;
+	uint64_t addr, len, pgoff;
+	uint32_t maj, min;
+	uint64_t ino, ino_generation;
+	uint32_t prot, flags;
+	char filename[];
+};
+
 /* A dummy software event: side-band records only, no samples. */
 static inline struct perf_event_attr make_sideband_attr(void)
 {
