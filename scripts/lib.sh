@@ -17,3 +17,9 @@ overlay_files() {
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
+
+# The first line of a sanitizer report in the files given (grep options,
+# -A14 say, may come first); false when there is none.
+sanitizer_report() {
+	grep -h -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$@"
+}
