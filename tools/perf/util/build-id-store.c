@@ -36,7 +36,6 @@
 #include "debug.h"
 #include "dso.h"
 #include "machine.h"
-#include "mmap3.h"
 #include "namespaces.h"
 #include "session.h"
 #include "symbol.h"

@@ -20,8 +20,11 @@
 #include <perf/event.h>
 
 #include "build-id.h"
+#include "event.h"
+#include "machine.h"
 #include "mmap3.h"
 #include "mmap3-convert.h"
+#include "mmap3-synth.h"
 
 #define MMAP2_FIXED_SIZE	offsetof(struct perf_record_mmap2, filename)
 
@@ -85,49 +88,26 @@ void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
 }
 
 /*
- * A new MMAP3 record for an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID,
- * to be freed by the caller; NULL if out of memory or too short to hold
- * the fixed part.  It has no inode, as the MMAP2 record had none.
+ * A new MMAP3 record for an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID
+ * (see perf_event__new_mmap3), to be freed by the caller; NULL if out of
+ * memory or too short.  It has no inode, as the MMAP2 record had none.
  */
-union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event)
+static union perf_event *mmap2_build_id__to_mmap3(union perf_event *event,
+						  u16 id_hdr_size)
 {
-	struct perf_record_mmap2 *m2 = &event->mmap2;
-	struct perf_record_mmap3 *m3;
 	struct build_id bid;
-	size_t rest;
 
-	if (m2->header.size < MMAP2_FIXED_SIZE ||
-	    m2->header.size > UINT16_MAX - (MMAP3_FIXED_SIZE - MMAP2_FIXED_SIZE))
+	if (event->header.size < MMAP2_FIXED_SIZE)
 		return NULL;
-	rest = m2->header.size - MMAP2_FIXED_SIZE;
-	m3 = zalloc(MMAP3_FIXED_SIZE + rest);
-	if (!m3)
-		return NULL;
-
-	m3->header.type = PERF_RECORD_MMAP3;
-	m3->header.misc = m2->header.misc & ~PERF_RECORD_MISC_MMAP_BUILD_ID;
-	m3->header.size = MMAP3_FIXED_SIZE + rest;
-	m3->pid = m2->pid;
-	m3->tid = m2->tid;
-	m3->start = m2->start;
-	m3->len = m2->len;
-	m3->pgoff = m2->pgoff;
-	m3->prot = m2->prot;
-	m3->flags = m2->flags;
-	perf_record_mmap2__build_id(m2, &bid);
-	m3->build_id_size = bid.size;
-	memcpy(m3->build_id, bid.data, bid.size);
-	/* the filename and the sample id fields */
-	memcpy(m3->filename, m2->filename, rest);
-
-	return (union perf_event *)m3;
+	perf_record_mmap2__build_id(&event->mmap2, &bid);
+	return perf_event__new_mmap3(event, &bid, id_hdr_size);
 }
 
 int machine__process_mmap2_build_id_event(struct machine *machine,
 					  union perf_event *event,
 					  struct perf_sample *sample)
 {
-	union perf_event *mmap3 = perf_event__mmap2_build_id_to_mmap3(event);
+	union perf_event *mmap3 = mmap2_build_id__to_mmap3(event, machine->id_hdr_size);
 	int err;
 
 	if (!mmap3)
@@ -139,7 +119,8 @@ int machine__process_mmap2_build_id_event(struct machine *machine,
 
 size_t perf_event__fprintf_mmap2_build_id(union perf_event *event, FILE *fp)
 {
-	union perf_event *mmap3 = perf_event__mmap2_build_id_to_mmap3(event);
+	/* printed without the sample id fields */
+	union perf_event *mmap3 = mmap2_build_id__to_mmap3(event, 0);
 	size_t ret;
 
 	if (!mmap3)

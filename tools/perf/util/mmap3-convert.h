@@ -11,7 +11,6 @@ struct perf_record_mmap2;
 struct perf_sample;
 
 union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event);
-union perf_event *perf_event__mmap2_build_id_to_mmap3(union perf_event *event);
 void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
 				 struct build_id *bid);
 int machine__process_mmap2_build_id_event(struct machine *machine,

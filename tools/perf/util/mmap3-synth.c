@@ -210,8 +210,10 @@ bool perf_event__mmap3_wanted(union perf_event *event, struct machine *machine)
 /*
  * A new MMAP3 record with @bid for an MMAP or MMAP2 record @event, which
  * ends in @id_hdr_size bytes of sample id fields; they are kept.  An MMAP
- * record has no inode: those fields stay 0, prot says what its misc says.
- * To be freed by the caller; NULL if out of memory or @event is too short.
+ * record has no inode: those fields stay 0, prot says what its misc says;
+ * nor has an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID, whose inode
+ * fields hold its id.  To be freed by the caller; NULL if out of memory or
+ * @event is too short.
  */
 union perf_event *perf_event__new_mmap3(union perf_event *event,
 					const struct build_id *bid,
@@ -241,7 +243,7 @@ union perf_event *perf_event__new_mmap3(union perf_event *event,
 		return NULL;
 
 	m3->header.type = PERF_RECORD_MMAP3;
-	m3->header.misc = event->header.misc;
+	m3->header.misc = event->header.misc & ~PERF_RECORD_MISC_MMAP_BUILD_ID;
 	m3->header.size = size;
 	if (event->header.type == PERF_RECORD_MMAP2) {
 		struct perf_record_mmap2 *m2 = &event->mmap2;
@@ -251,10 +253,12 @@ union perf_event *perf_event__new_mmap3(union perf_event *event,
 		m3->start = m2->start;
 		m3->len = m2->len;
 		m3->pgoff = m2->pgoff;
-		m3->maj = m2->maj;
-		m3->min = m2->min;
-		m3->ino = m2->ino;
-		m3->ino_generation = m2->ino_generation;
+		if (!(event->header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
+			m3->maj = m2->maj;
+			m3->min = m2->min;
+			m3->ino = m2->ino;
+			m3->ino_generation = m2->ino_generation;
+		}
 		m3->prot = m2->prot;
 		m3->flags = m2->flags;
 	} else {

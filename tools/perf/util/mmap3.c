@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PERF_RECORD_MMAP3: the MMAP2 record plus the build id the mapped file
- * had when it was mapped.  A DSO met through MMAP3 is keyed by that id, so
+ * had when it was mapped.  A DSO met through MMAP3 is told apart by that id, so
  * a binary replaced during the run becomes a second DSO, and its samples
  * resolve against the right contents.
  */
@@ -35,11 +35,9 @@ static void mmap3__build_id(struct perf_record_mmap3 *m, struct build_id *bid)
 	build_id__init(bid, m->build_id, size <= BUILD_ID_SIZE ? size : 0);
 }
 
-/* Unknown ids (size 0) match anything: MMAP2 and MMAP3 DSOs still meet. */
+/* A total order of build ids; an unknown one (size 0) comes first. */
 int build_id__cmp(const struct build_id *a, const struct build_id *b)
 {
-	if (!a->size || !b->size)
-		return 0;
 	if (a->size != b->size)
 		return a->size < b->size ? -1 : 1;
 	return memcmp(a->data, b->data, a->size);
@@ -199,10 +197,6 @@ int machine__process_mmap3_event(struct machine *machine,
 	 */
 	if (map->dso && map->dso->kernel)
 		goto out_problem_map;
-
-	/* the id from the record is the one the samples were taken against */
-	if (id.build_id.size && map->dso && !map->dso->has_build_id)
-		dso__set_build_id(map->dso, &id.build_id);
 
 	if (thread__insert_map(thread, map))
 		goto out_problem_map;

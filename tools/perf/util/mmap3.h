@@ -4,7 +4,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <linux/types.h>
 #include <perf/event.h>
 
@@ -12,24 +11,16 @@
 #define MMAP3_FIXED_SIZE	offsetof(struct perf_record_mmap3, filename)
 
 union perf_event;
-struct build_id;
 struct evlist;
-struct machine;
-struct perf_sample;
-struct perf_tool;
 
-int build_id__cmp(const struct build_id *a, const struct build_id *b);
+/*
+ * The MMAP3 functions that every tool calls are declared beside their
+ * MMAP2 twins: perf_event__process_mmap3() and perf_event__fprintf_mmap3()
+ * in event.h, machine__process_mmap3_event() in machine.h, and
+ * build_id__cmp() in build-id.h.
+ */
 bool evlist__has_mmap3(struct evlist *evlist);
-
 int perf_event__check_mmap3(union perf_event *event, u64 file_offset,
 			    u16 id_hdr_size);
-size_t perf_event__fprintf_mmap3(union perf_event *event, FILE *fp);
-int machine__process_mmap3_event(struct machine *machine,
-				 union perf_event *event,
-				 struct perf_sample *sample);
-int perf_event__process_mmap3(struct perf_tool *tool,
-			      union perf_event *event,
-			      struct perf_sample *sample,
-			      struct machine *machine);
 
 #endif /* __PERF_MMAP3_H */
