@@ -82,7 +82,7 @@ int build_id_store__config(const char *var, const char *value)
 static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
 				    const char *from)
 {
-	char *file = NULL, *link = NULL, *target = NULL, *slash;
+	char *file = NULL;
 	int err = -1;
 
 	if (!dir || mkdir_p(dir, 0755))
@@ -94,24 +94,8 @@ static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
 	if (access(file, F_OK) && copyfile(from, file))
 		goto out_free;
 
-	link = build_id_cache__linkname(sbuild_id, NULL, 0);
-	if (!link)
-		goto out_free;
-	slash = strrchr(link, '/');
-	*slash = '\0';
-	if (mkdir_p(link, 0755))
-		goto out_free;
-	*slash = '/';
-	if (asprintf(&target, "../..%s", dir + strlen(buildid_dir)) < 0) {
-		target = NULL;
-		goto out_free;
-	}
-	if (symlink(target, link) && errno != EEXIST)
-		goto out_free;
-	err = 0;
+	err = build_id_cache__link(sbuild_id, dir);
 out_free:
-	free(target);
-	free(link);
 	free(file);
 	return err;
 }

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <linux/kernel.h>
-#include <linux/zalloc.h>
 #include <perf/event.h>
 
 #include "build-id.h"
@@ -113,49 +112,6 @@ size_t perf_event__fprintf_mmap3(union perf_event *event, FILE *fp)
 		       m->filename);
 }
 
-/*
- * Kernel and module maps go through the MMAP code that knows them, as an
- * MMAP record; then their DSO learns the id.
- */
-static int machine__process_kernel_mmap3(struct machine *machine,
-					 union perf_event *event,
-					 struct perf_sample *sample,
-					 struct build_id *bid)
-{
-	struct perf_record_mmap3 *m = &event->mmap3;
-	struct perf_record_mmap *mmap;
-	size_t len = strlen(m->filename) + 1;
-	bool saved_dump_trace = dump_trace;
-	struct map *map;
-	int ret;
-
-	mmap = zalloc(sizeof(*mmap));
-	if (!mmap)
-		return -ENOMEM;
-	mmap->header = m->header;
-	mmap->header.type = PERF_RECORD_MMAP;
-	mmap->header.size = offsetof(struct perf_record_mmap, filename) +
-			    PERF_ALIGN(len, sizeof(u64));
-	mmap->pid = m->pid;
-	mmap->tid = m->tid;
-	mmap->start = m->start;
-	mmap->len = m->len;
-	mmap->pgoff = m->pgoff;
-	memcpy(mmap->filename, m->filename, min(len, sizeof(mmap->filename) - 1));
-
-	dump_trace = false;	/* printed as MMAP3 already */
-	ret = machine__process_mmap_event(machine, (union perf_event *)mmap, sample);
-	dump_trace = saved_dump_trace;
-	free(mmap);
-	if (ret || !bid->size)
-		return ret;
-
-	map = maps__find(machine__kernel_maps(machine), m->start);
-	if (map && map->dso && !map->dso->has_build_id)
-		dso__set_build_id(map->dso, bid);
-	return 0;
-}
-
 int machine__process_mmap3_event(struct machine *machine,
 				 union perf_event *event,
 				 struct perf_sample *sample)
@@ -177,7 +133,15 @@ int machine__process_mmap3_event(struct machine *machine,
 
 	if (sample->cpumode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    sample->cpumode == PERF_RECORD_MISC_KERNEL) {
-		if (machine__process_kernel_mmap3(machine, event, sample, &id.build_id))
+		struct kernel_mmap km = {
+			.start = m->start,
+			.len = m->len,
+			.pgoff = m->pgoff,
+			.filename = m->filename,
+			.bid = &id.build_id,
+		};
+
+		if (machine__process_kernel_mmap_event(machine, &km) < 0)
 			goto out_problem;
 		return 0;
 	}
