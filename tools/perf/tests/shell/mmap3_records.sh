@@ -2,9 +2,11 @@
 # MMAP3 records: replaced binaries, conversion, running tasks, damaged files
 # SPDX-License-Identifier: GPL-2.0
 
-set -e
+set -eE
 
 err=0
+# subtests that could not run here: exit 2 (Skip) unless one failed
+skips=()
 # not /tmp/perf-*: perf reads DSOs there as JIT symbol maps
 tmp=$(mktemp -d /tmp/mmap3-records.XXXXXX)
 pid=
@@ -13,22 +15,34 @@ export HOME=$tmp/home
 mkdir -p "$HOME"
 
 cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2> /dev/null
+	[ -z "$pid" ] || kill "$pid" 2> /dev/null || true
 	rm -rf "$tmp"
 	trap - EXIT TERM INT
 }
 
-# shellcheck disable=SC2317 # called through the trap
+# set -e ends the script at a command that fails unexpectedly: say which
+errline=
+trap '[ -n "$errline" ] || errline=$LINENO' ERR
+
+# shellcheck disable=SC2317 # called through the traps
 trap_cleanup() {
+	echo "MMAP3 records [Failed - $1]"
 	cleanup
 	exit 1
 }
-trap trap_cleanup EXIT TERM INT
+trap 'trap_cleanup "the command at line ${errline:-?} failed"' EXIT
+trap 'trap_cleanup "interrupted"' TERM INT
 
 skip() {
 	echo "MMAP3 records [Skipped $1]"
 	cleanup
 	exit 2
+}
+
+# A subtest that cannot run here.
+skipped() {
+	echo "$1 [Skipped $2]"
+	skips+=("$1")
 }
 
 command -v cc > /dev/null || skip "no cc"
@@ -67,25 +81,62 @@ id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
 id1=$(id_of "$tmp/v1")
 id2=$(id_of "$tmp/v2")
 
-# Only a kernel that emits MMAP3, with a perf that asks for it, is tested.
+# What the kernel puts in mmap records, as perf record asks for it:
+# MMAP3 records (this series), or at least build ids (MMAP2 records with
+# them on Linux 5.12 and later).  Without MMAP3, the files under test are
+# made MMAP3 by perf inject -b --mmap3; only what needs the kernel's own
+# MMAP3 records is skipped.
 perf record -o "$tmp/probe.data" true 2> /dev/null || skip "perf record failed"
-perf report -D -i "$tmp/probe.data" 2> /dev/null | grep -q PERF_RECORD_MMAP3 ||
-	skip "no MMAP3 records"
+perf report -D -i "$tmp/probe.data" > "$tmp/probe.dump" 2> /dev/null || true
+kernel_mmap3=
+kernel_ids=
+grep -q PERF_RECORD_MMAP3 "$tmp/probe.dump" && kernel_mmap3=1
+grep -Eq 'PERF_RECORD_MMAP[23] [0-9]+/[0-9]+: .* build_id [0-9a-f]+\]' "$tmp/probe.dump" &&
+	kernel_ids=1
+[ -n "$kernel_mmap3" ] ||
+	echo "MMAP3 records: no MMAP3 from this kernel, perf inject -b --mmap3 makes them"
+
+# Both builds in the private build-id cache that perf report reads.
+perf --buildid-dir "$tmp/debug" buildid-cache -a "$tmp/v1,$tmp/v2"
 
 mmap3_lines() {
 	perf report -D -i "$1" 2> /dev/null | grep "PERF_RECORD_MMAP3" || true
 }
 
+# inject_mmap3 NAME IN OUT: OUT is IN with MMAP3 records made by perf
+# inject; its build-id cache is a private one.  A FAIL line for NAME if not.
+inject_mmap3() {
+	if ! perf --buildid-dir "$tmp/inject-debug" inject -b --mmap3 -i "$2" -o "$3" \
+	     2> "$tmp/inject.err"; then
+		echo "$1 [Failed - perf inject -b --mmap3 -i ${2#"$tmp"/} failed]"
+		cat "$tmp/inject.err"
+		err=1
+		return 1
+	fi
+	if [ -z "$(mmap3_lines "$3")" ]; then
+		echo "$1 [Failed - perf inject -b --mmap3 -i ${2#"$tmp"/} wrote no MMAP3 record]"
+		err=1
+		return 1
+	fi
+}
+
 # Does perf report of $1 name the functions of both builds (v1 and v2 are
-# in the private build-id cache)?
+# in the private build-id cache), each in the DSO of its path ($2 for v1,
+# $3 for v2)?
 resolves_both_builds() {
 	perf --buildid-dir "$tmp/debug" report -i "$1" --stdio --sort dso,sym \
 		2> /dev/null > "$1.report"
-	grep -q alpha_spin "$1.report" && grep -q beta_spin "$1.report"
+	grep -Eq "^ +[0-9.]+% +${2##*/} +\[\.\] alpha_spin\$" "$1.report" &&
+		grep -Eq "^ +[0-9.]+% +${3##*/} +\[\.\] beta_spin\$" "$1.report"
 }
 
-# The binary is rewritten in place, on the same inode, between two runs.
+# The binary is rewritten in place, on the same inode, between two runs:
+# only the kernel can tell the ids of the two builds it mapped.
 test_replaced() {
+	if [ -z "$kernel_mmap3" ]; then
+		skipped "binary rewritten in place" "kernel without MMAP3"
+		return
+	fi
 	cp "$tmp/v1" "$tmp/prog"
 	perf record -B -o "$tmp/replaced.data" -- \
 		sh -c "'$tmp/prog'; cat '$tmp/v2' > '$tmp/prog'; '$tmp/prog'" 2> /dev/null
@@ -103,8 +154,7 @@ test_replaced() {
 		err=1
 		return
 	fi
-	perf --buildid-dir "$tmp/debug" buildid-cache -a "$tmp/v1,$tmp/v2"
-	if ! resolves_both_builds "$tmp/replaced.data"; then
+	if ! resolves_both_builds "$tmp/replaced.data" "$tmp/prog" "$tmp/prog"; then
 		echo "binary rewritten in place [Failed - samples not resolved against each build]"
 		err=1
 		return
@@ -112,16 +162,52 @@ test_replaced() {
 	echo "binary rewritten in place [Success]"
 }
 
+# The MMAP3 file of both builds that the conversion reads, $builds, with
+# the paths of v1 and v2 in it, $path1 and $path2: the kernel's records
+# of the binary rewritten in place where there are; else perf inject's of
+# a run of two copies, which then swap contents, so that only the ids in
+# the records tell the builds apart.
+builds=$tmp/replaced.data
+path1=$tmp/prog
+path2=$tmp/prog
+make_builds() {
+	[ -z "$kernel_mmap3" ] || return 0
+	builds=$tmp/builds.data
+	path1=$tmp/prog1
+	path2=$tmp/prog2
+	cp "$tmp/v1" "$path1"
+	cp "$tmp/v2" "$path2"
+	if ! perf record -B -o "$tmp/two.data" -- sh -c "'$path1'; '$path2'" 2> /dev/null; then
+		echo "inject --convert-mmap3 [Failed - perf record of the two builds failed]"
+		err=1
+		return 1
+	fi
+	inject_mmap3 "inject --convert-mmap3" "$tmp/two.data" "$builds" || return
+	cat "$tmp/v2" > "$path1"
+	cat "$tmp/v1" > "$path2"
+}
+
 # For newer perf, MMAP3 records become MMAP2 records with build ids.
 test_convert() {
-	local n3 n2
+	local n3 n2 n2_in
 
-	perf inject --convert-mmap3 -i "$tmp/replaced.data" -o "$tmp/converted.data"
-	n3=$(grep -c . "$tmp/replaced.mmap3")
+	make_builds || return 0
+	if ! perf inject --convert-mmap3 -i "$builds" -o "$tmp/converted.data" \
+	     2> "$tmp/convert.err"; then
+		echo "inject --convert-mmap3 [Failed - perf inject exited non-zero]"
+		cat "$tmp/convert.err"
+		err=1
+		return
+	fi
+	# every MMAP3 record becomes an MMAP2 one, the MMAP2 ones stay
+	n3=$(mmap3_lines "$builds" | grep -c . || true)
+	n2_in=$(perf report -D -i "$builds" 2> /dev/null | grep -c PERF_RECORD_MMAP2 || true)
 	n2=$(perf report -D -i "$tmp/converted.data" 2> /dev/null |
 	     grep -c PERF_RECORD_MMAP2 || true)
-	if [ -n "$(mmap3_lines "$tmp/converted.data")" ] || [ "$n2" != "$n3" ]; then
-		echo "inject --convert-mmap3 [Failed - $n3 MMAP3 records, $n2 MMAP2 ones]"
+	if [ -n "$(mmap3_lines "$tmp/converted.data")" ] || [ "$n3" = 0 ] ||
+	   [ "$n2" != $((n3 + n2_in)) ]; then
+		echo "inject --convert-mmap3 [Failed - $n3 MMAP3 and $n2_in MMAP2 records" \
+		     "became $n2 MMAP2 ones]"
 		err=1
 		return
 	fi
@@ -132,12 +218,12 @@ test_convert() {
 	fi
 	# read back: newer perf's MMAP2 records carry the ids, which key the DSOs
 	if ! perf report -D -i "$tmp/converted.data" 2> /dev/null |
-	     grep "PERF_RECORD_MMAP2.*build_id $id1\].*$tmp/prog\$" > /dev/null; then
+	     grep "PERF_RECORD_MMAP2.*build_id $id1\].*$path1\$" > /dev/null; then
 		echo "inject --convert-mmap3 [Failed - no MMAP2 record read with $id1]"
 		err=1
 		return
 	fi
-	if ! resolves_both_builds "$tmp/converted.data"; then
+	if ! resolves_both_builds "$tmp/converted.data" "$path1" "$path2"; then
 		echo "inject --convert-mmap3 [Failed - samples not resolved against each build]"
 		err=1
 		return
@@ -151,12 +237,17 @@ test_convert_newer() {
 
 	version=$("$newer" --version 2> /dev/null | awk '{print $3}') || true
 	if ! printf '5.16\n%s\n' "$version" | sort -V -C || [ -z "$version" ]; then
-		echo "newer perf reads converted ids [Skipped no perf 5.16 or later]"
+		skipped "newer perf reads converted ids" "no perf 5.16 or later"
+		return
+	fi
+	if [ ! -e "$tmp/converted.data" ]; then
+		echo "newer perf reads converted ids [Failed - no converted file to read]"
+		err=1
 		return
 	fi
 	"$newer" buildid-list -H -i "$tmp/converted.data" > "$tmp/newer.list" 2>&1 || true
-	if ! grep -q "^$id1 *$tmp/prog\$" "$tmp/newer.list" ||
-	   ! grep -q "^$id2 *$tmp/prog\$" "$tmp/newer.list"; then
+	if ! grep -q "^$id1 *$path1\$" "$tmp/newer.list" ||
+	   ! grep -q "^$id2 *$path2\$" "$tmp/newer.list"; then
 		echo "newer perf reads converted ids [Failed - perf $version lists other ids]"
 		cat "$tmp/newer.list"
 		err=1
@@ -167,6 +258,8 @@ test_convert_newer() {
 
 # A file recorded with MMAP2 gets MMAP3 records with the files' ids.
 test_inject_mmap3() {
+	local line
+
 	cp "$tmp/v1" "$tmp/prog"
 	perf record --no-mmap3 -o "$tmp/mmap2.data" -- "$tmp/prog" 2> /dev/null
 	if [ -n "$(mmap3_lines "$tmp/mmap2.data")" ]; then
@@ -186,14 +279,63 @@ test_inject_mmap3() {
 		err=1
 		return
 	fi
+	# newer perf's MMAP2 with an id has no inode: none may be made up of
+	# the id bytes that stand in its place
+	perf inject --convert-mmap3 -i "$tmp/injected.data" -o "$tmp/newer.data"
+	perf inject -b --mmap3 -i "$tmp/newer.data" -o "$tmp/back.data"
+	line=$(mmap3_lines "$tmp/back.data" | grep "$tmp/prog\$" | head -n 1)
+	case $line in
+	*" 00:00 0 0 build_id $id1]"*) ;;
+	*)
+		echo "inject -b --mmap3 [Failed - MMAP2 with an id gave: ${line:-no MMAP3 record}]"
+		err=1
+		return ;;
+	esac
 	echo "inject -b --mmap3 [Success]"
 }
 
+# perf data convert --all writes MMAP3 records, build id included, into CTF.
+test_data_convert() {
+	local out
+
+	if ! command -v babeltrace > /dev/null; then
+		skipped "data convert --to-ctf" "no babeltrace to read CTF"
+		return
+	fi
+	if [ ! -f "$tmp/injected.data" ]; then
+		echo "data convert --to-ctf [Failed - no MMAP3 file from inject -b --mmap3]"
+		err=1
+		return
+	fi
+	if ! out=$(perf data convert --to-ctf "$tmp/ctf" --all -i "$tmp/injected.data" 2>&1); then
+		case $out in
+		*"No conversion support compiled in"*)
+			skipped "data convert --to-ctf" "perf built without libbabeltrace"
+			return ;;
+		esac
+		echo "data convert --to-ctf [Failed - perf data convert: $out]"
+		err=1
+		return
+	fi
+	if ! babeltrace "$tmp/ctf" 2> /dev/null | grep "perf_mmap3:" |
+	     grep -q "filename = \"$tmp/prog\", build_id = \"$id1\""; then
+		echo "data convert --to-ctf [Failed - no perf_mmap3 event of $tmp/prog with $id1]"
+		err=1
+		return
+	fi
+	echo "data convert --to-ctf [Success]"
+}
+
 # Without -B, record caches the hit binaries: never the new build under
-# the old build's id.
+# the old build's id.  Only a kernel that gives the ids of what it mapped
+# (MMAP3, or Linux 5.12+ MMAP2) makes two DSOs of the one path.
 test_replaced_cache() {
 	local link
 
+	if [ -z "$kernel_ids" ]; then
+		skipped "cache after a replaced binary" "kernel without build ids in mmap records"
+		return
+	fi
 	cp "$tmp/v1" "$tmp/prog"
 	perf --buildid-dir "$tmp/rec-debug" record -o "$tmp/cached.data" -- \
 		sh -c "'$tmp/prog'; cat '$tmp/v2' > '$tmp/prog'; '$tmp/prog'" 2> /dev/null
@@ -212,19 +354,34 @@ test_replaced_cache() {
 	echo "cache after a replaced binary [Success]"
 }
 
-# A task running before perf record starts gets a synthesized MMAP3.
+# A task running before perf record starts gets a synthesized MMAP3, and
+# so does the kernel; without MMAP3 from the kernel, perf inject makes one
+# of the task's synthesized MMAP2 (the kernel's map it leaves as it is).
 test_running_task() {
+	local kid
+
 	"$tmp/v1" 60 &
 	pid=$!
 	sleep 0.5
-	perf record -B -p "$pid" -o "$tmp/running.data" -- sleep 0.3 2> /dev/null
+	perf record -B -p "$pid" -o "$tmp/running-rec.data" -- sleep 0.3 2> /dev/null
 	kill "$pid" 2> /dev/null || true
 	wait "$pid" 2> /dev/null || true
 	pid=
+	if [ -n "$kernel_mmap3" ]; then
+		mv "$tmp/running-rec.data" "$tmp/running.data"
+	else
+		inject_mmap3 "running task" "$tmp/running-rec.data" "$tmp/running.data" ||
+			return 0
+	fi
 	mmap3_lines "$tmp/running.data" > "$tmp/running.mmap3"
 	if ! grep -q "build_id $id1\].*$tmp/v1\$" "$tmp/running.mmap3"; then
 		echo "running task [Failed - no MMAP3 with $id1]"
 		err=1
+		return
+	fi
+	if [ -z "$kernel_mmap3" ]; then
+		echo "running task [Success]"
+		skipped "kernel MMAP3 synthesized by record" "kernel without MMAP3"
 		return
 	fi
 	kid=$(perf buildid-list -k 2> /dev/null || true)
@@ -243,7 +400,7 @@ test_damaged() {
 
 	off=$(mmap3_lines "$tmp/running.data" | awk '$2 ~ /^0x/ && /v1$/ {print $2; exit}')
 	if [ -z "$off" ]; then
-		echo "damaged files [Skipped no record to damage]"
+		skipped "damaged files" "no record to damage"
 		return
 	fi
 	cp "$tmp/running.data" "$tmp/bad-id.data"
@@ -275,9 +432,18 @@ test_replaced
 test_convert
 test_convert_newer
 test_inject_mmap3
+test_data_convert
 test_replaced_cache
 test_running_task
 test_damaged
 
 cleanup
-exit $err
+if [ "$err" != 0 ]; then
+	exit 1
+fi
+if [ ${#skips[@]} -gt 0 ]; then
+	printf -v list '%s; ' "${skips[@]}"
+	echo "MMAP3 records [Skipped subtests: ${list%; }]"
+	exit 2
+fi
+exit 0
