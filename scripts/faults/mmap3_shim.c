@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/types.h>
-#include <linux/zalloc.h>
 
 #include "build-id.h"
 #include "debug.h"
@@ -83,19 +82,6 @@ int build_id__sprintf(const struct build_id *build_id, char *bf)
 
 #define UNREACHED(fn)	do { fprintf(stderr, "%s reached\n", fn); abort(); } while (0)
 
-void *zalloc(size_t size)
-{
-	(void)size;
-	UNREACHED(__func__);
-}
-
-void dso__set_build_id(struct dso *dso, struct build_id *bid)
-{
-	(void)dso;
-	(void)bid;
-	UNREACHED(__func__);
-}
-
 struct thread *machine__findnew_thread(struct machine *machine, pid_t pid,
 				       pid_t tid)
 {
@@ -105,12 +91,11 @@ struct thread *machine__findnew_thread(struct machine *machine, pid_t pid,
 	UNREACHED(__func__);
 }
 
-int machine__process_mmap_event(struct machine *machine, union perf_event *event,
-				struct perf_sample *sample)
+int machine__process_kernel_mmap_event(struct machine *machine,
+				       struct kernel_mmap *km)
 {
 	(void)machine;
-	(void)event;
-	(void)sample;
+	(void)km;
 	UNREACHED(__func__);
 }
 
@@ -133,13 +118,6 @@ struct map *map__new(struct machine *machine, u64 start, u64 len, u64 pgoff,
 void map__put(struct map *map)
 {
 	(void)map;
-	UNREACHED(__func__);
-}
-
-struct map *maps__find(struct maps *maps, u64 addr)
-{
-	(void)maps;
-	(void)addr;
 	UNREACHED(__func__);
 }
 
