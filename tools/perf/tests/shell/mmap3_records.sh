@@ -326,6 +326,25 @@ test_data_convert() {
 	echo "data convert --to-ctf [Success]"
 }
 
+# perf diff of two builds of one path pairs them: build ids keep the DSOs
+# of one path apart within a session, not across the two.
+test_diff() {
+	local n
+
+	cp "$tmp/v1" "$tmp/prog"
+	perf record -o "$tmp/diff1.data" -- "$tmp/prog" 2> /dev/null
+	cp "$tmp/v2" "$tmp/prog"
+	perf record -o "$tmp/diff2.data" -- "$tmp/prog" 2> /dev/null
+	n=$(perf diff --sort dso "$tmp/diff1.data" "$tmp/diff2.data" 2> /dev/null |
+	    awk '$NF == "prog"' | wc -l)
+	if [ "$n" != 1 ]; then
+		echo "perf diff across builds [Failed - prog on $n lines, not one paired line]"
+		err=1
+		return
+	fi
+	echo "perf diff across builds [Success]"
+}
+
 # Without -B, record caches the hit binaries: never the new build under
 # the old build's id.  Only a kernel that gives the ids of what it mapped
 # (MMAP3, or Linux 5.12+ MMAP2) makes two DSOs of the one path.
@@ -433,6 +452,7 @@ test_convert
 test_convert_newer
 test_inject_mmap3
 test_data_convert
+test_diff
 test_replaced_cache
 test_running_task
 test_damaged
