@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
-#include <linux/zalloc.h>
 #include <perf/event.h>
 
 #include "build-id.h"
