@@ -6,8 +6,8 @@
  *   perf buildid-list --store   from this machine's files
  *   perf report --store         the same, then debuginfod for the rest
  *
- * One line per DSO: "OK <id> <name>" or "FAIL <id> <name>".  An entry
- * already in the cache is reused.  Downloads run in parallel, a bounded
+ * One line per DSO: "OK <id> <name>", or "FAIL <id> <name> (<why>)".  An
+ * entry already in the cache is reused.  Downloads run in parallel, a bounded
  * number at a time; libdebuginfod honours DEBUGINFOD_URLS and
  * DEBUGINFOD_TIMEOUT and only ever renames complete files into its cache,
  * and copies into ~/.debug go through a temporary name too.
@@ -36,6 +36,7 @@
 #include "debug.h"
 #include "dso.h"
 #include "machine.h"
+#include "map.h"
 #include "namespaces.h"
 #include "session.h"
 #include "symbol.h"
@@ -51,8 +52,18 @@ struct store_entry {
 	char		sbuild_id[SBUILD_ID_SIZE];
 	char		*fetched;	/* downloaded file */
 	int		err;		/* of the download, a -errno */
+	const char	*why;		/* not stored from this machine: why */
+	const char	*fetch_why;	/* downloaded, not stored: why */
+	bool		asked;		/* debuginfod was asked */
+	bool		no_id;		/* hit, but recorded without an id */
 	bool		ok;
 };
+
+/* Wanted from debuginfod: not stored yet, and with an id to ask for. */
+static bool store_entry__wanted(struct store_entry *e)
+{
+	return !e->ok && !e->no_id;
+}
 
 /* buildid.debuginfod = URLS, buildid.debuginfod-jobs = N */
 int build_id_store__config(const char *var, const char *value)
@@ -91,7 +102,8 @@ static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
 		file = NULL;
 		goto out_free;
 	}
-	if (access(file, F_OK) && copyfile(from, file))
+	/* another perf may link its whole copy in first: that one will do */
+	if (access(file, F_OK) && copyfile(from, file) && access(file, F_OK))
 		goto out_free;
 
 	err = build_id_cache__link(sbuild_id, dir);
@@ -106,8 +118,10 @@ static bool store_kernel(struct store_entry *e)
 	struct build_id running;
 
 	if (sysfs__read_build_id("/sys/kernel/notes", &running) ||
-	    build_id__cmp(&running, &e->dso->bid))
+	    build_id__cmp(&running, &e->dso->bid)) {
+		e->why = "not the running kernel";
 		return false;
+	}
 	return !build_id_cache__add_s(e->sbuild_id, e->dso->long_name, NULL,
 				      true, false);
 }
@@ -122,16 +136,22 @@ static bool store_module(struct store_entry *e)
 	char *dir;
 	bool ok = false;
 
-	/* not on this machine: nothing to say, debuginfod may have it */
-	if (access(dso->long_name, R_OK))
+	/* not on this machine: debuginfod may have it */
+	if (access(dso->long_name, R_OK)) {
+		e->why = "not on this machine";
 		return false;
+	}
 	if (dso__needs_decompress(dso)) {
-		if (dso__decompress_kmodule_path(dso, dso->long_name, tmp, sizeof(tmp)))
+		if (dso__decompress_kmodule_path(dso, dso->long_name, tmp, sizeof(tmp))) {
+			e->why = "cannot decompress the module here";
 			return false;
+		}
 		path = tmp;
 	}
-	if (filename__read_build_id(path, &bid) <= 0 || build_id__cmp(&bid, &dso->bid))
+	if (filename__read_build_id(path, &bid) <= 0 || build_id__cmp(&bid, &dso->bid)) {
+		e->why = "the file here has another build id";
 		goto out;
+	}
 	if (path == tmp) {
 		/* the decompressed copy, cached under the module's name */
 		dir = build_id_cache__cachedir(e->sbuild_id, dso->long_name,
@@ -156,10 +176,17 @@ static bool store_file(struct store_entry *e)
 	int ret;
 
 	nsinfo__mountns_enter(dso->nsinfo, &nsc);
-	ret = filename__read_build_id(dso->long_name, &bid);
+	ret = access(dso->long_name, R_OK) ? -ENOENT :
+	      filename__read_build_id(dso->long_name, &bid);
 	nsinfo__mountns_exit(&nsc);
-	if (ret <= 0 || build_id__cmp(&bid, &dso->bid))
+	if (ret == -ENOENT) {
+		e->why = "not on this machine";
 		return false;
+	}
+	if (ret <= 0 || build_id__cmp(&bid, &dso->bid)) {
+		e->why = "the file here has another build id";
+		return false;
+	}
 	return !build_id_cache__add_s(e->sbuild_id, dso->long_name, dso->nsinfo,
 				      false, false);
 }
@@ -191,10 +218,18 @@ static bool store_local(struct store_entry *e)
 	 * counts is the entry in the cache.
 	 */
 	for (tries = 0; tries < 3; tries++) {
-		if (build_id_cache__cached(e->sbuild_id) || store(e))
+		if (build_id_cache__cached(e->sbuild_id))
 			return true;
+		e->why = NULL;
+		if (store(e))
+			return true;
+		if (e->why)	/* this machine has not got it */
+			return false;
 	}
-	return build_id_cache__cached(e->sbuild_id);
+	if (build_id_cache__cached(e->sbuild_id))
+		return true;
+	e->why = "cannot write to the build-id cache";
+	return false;
 }
 
 #ifdef HAVE_DEBUGINFOD_SUPPORT
@@ -221,13 +256,14 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	 * A server indexes a kernel module (ET_REL) as debuginfo only; an
 	 * unstripped module has all perf needs.
 	 */
-	if (fd < 0 && dso__is_kernel_side(e->dso)) {
+	if (fd == -ENOENT && dso__is_kernel_side(e->dso)) {
 		free(path);
 		path = NULL;
 		fd = debuginfod_find_debuginfo(client,
 					       (const unsigned char *)e->sbuild_id,
 					       0, &path);
 	}
+	e->asked = true;
 	if (fd >= 0) {
 		close(fd);
 		e->fetched = path;
@@ -250,7 +286,7 @@ static void *fetch_worker(void *arg)
 		struct store_entry *e = NULL;
 
 		pthread_mutex_lock(&q->lock);
-		while (q->next < q->nr && q->entries[q->next].ok)
+		while (q->next < q->nr && !store_entry__wanted(&q->entries[q->next]))
 			q->next++;
 		if (q->next < q->nr)
 			e = &q->entries[q->next++];
@@ -271,18 +307,31 @@ static void *fetch_worker(void *arg)
 }
 
 /*
- * libdebuginfod before 0.189 (elfutils PR29696) closes one of its file
- * descriptors twice: with downloads in parallel that may be another
- * download's, which then fails with EBADF.  Fetch those once more, one
- * at a time.
+ * Failures that say nothing about the server, fetched once more, one at
+ * a time.  libdebuginfod 0.188, with other clients on the same cache
+ * (threads here, or another perf):
+ * - a download that succeeds first leaves an empty "not found" entry at
+ *   the file's place, then renames the file over it: a client looking in
+ *   between is told ENOENT.  Asked again, it finds the file; a real "not
+ *   found" is then answered from the cache, without asking the server;
+ * - it closes one of its file descriptors twice (elfutils PR29696): that
+ *   may be another download's, which then fails with EBADF, or EIO when
+ *   it writes;
+ * - it makes its cache directory with a stat() then a mkdir(): EEXIST.
  */
+static bool fetch__worth_again(int err)
+{
+	return err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST;
+}
+
 static void fetch_again(struct store_entry *entries, size_t nr)
 {
 	debuginfod_client *client = NULL;
 	size_t j;
 
 	for (j = 0; j < nr; j++) {
-		if (entries[j].ok || entries[j].fetched || entries[j].err != -EBADF)
+		if (!store_entry__wanted(&entries[j]) || entries[j].fetched ||
+		    !fetch__worth_again(entries[j].err))
 			continue;
 		if (!client)
 			client = debuginfod_begin();
@@ -303,7 +352,7 @@ static void fetch_missing(struct store_entry *entries, size_t nr)
 	size_t j;
 
 	for (j = 0; j < nr; j++)
-		q.todo += !entries[j].ok;
+		q.todo += store_entry__wanted(&entries[j]);
 	if (!q.todo || !getenv("DEBUGINFOD_URLS"))
 		return;
 	q.progress = isatty(STDERR_FILENO);
@@ -367,6 +416,15 @@ static char *fetched_cachedir(struct store_entry *e)
 	return build_id_cache__cachedir(e->sbuild_id, e->fetched, NULL, false, false);
 }
 
+/* Is the download @e's binary? */
+static bool fetched__has_build_id(struct store_entry *e)
+{
+	struct build_id bid;
+
+	return filename__read_build_id(e->fetched, &bid) > 0 &&
+	       !build_id__cmp(&bid, &e->dso->bid);
+}
+
 /* The downloads sit in the debuginfod client cache: copy them. */
 static void store_fetched(struct store_entry *entries, size_t nr)
 {
@@ -376,12 +434,39 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 		struct store_entry *e = &entries[j];
 		char *dir;
 
-		if (e->ok || !e->fetched)
+		if (!store_entry__wanted(e) || !e->fetched)
 			continue;
+		/* a server's wrong file is worse than none */
+		if (!fetched__has_build_id(e)) {
+			e->fetch_why = "the downloaded file has another build id";
+			continue;
+		}
 		dir = fetched_cachedir(e);
 		e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched) ||
 			build_id_cache__cached(e->sbuild_id);
+		if (!e->ok)
+			e->fetch_why = "cannot write the download to the build-id cache";
 		free(dir);
+	}
+}
+
+/* Why debuginfod did not give @e, into @buf. */
+static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
+{
+	if (e->fetch_why)
+		return e->fetch_why;
+	if (!e->asked)
+		return getenv("DEBUGINFOD_URLS") ? "debuginfod not asked" :
+		       "no debuginfod server: DEBUGINFOD_URLS is not set";
+	switch (e->err) {
+	case -ENOENT:
+		return "not on any debuginfod server";
+	case -ETIME:
+	case -ETIMEDOUT:
+		return "debuginfod timed out (DEBUGINFOD_TIMEOUT)";
+	default:
+		snprintf(buf, size, "debuginfod: %s", strerror(-e->err));
+		return buf;
 	}
 }
 #else
@@ -394,6 +479,12 @@ static void fetch_missing(struct store_entry *entries __maybe_unused,
 static void store_fetched(struct store_entry *entries __maybe_unused,
 			  size_t nr __maybe_unused)
 {
+}
+
+static const char *fetch_why(struct store_entry *e __maybe_unused,
+			     char *buf __maybe_unused, size_t size __maybe_unused)
+{
+	return "perf built without libdebuginfod";
 }
 #endif
 
@@ -422,6 +513,25 @@ static void debuginfod_urls__restore(char *urls)
 	}
 }
 
+/*
+ * The kernel, or a file a task mapped: not anonymous memory, the vdso
+ * or a JIT's symbol map.  Without an id, it cannot be found again.
+ */
+bool dso__wants_build_id(struct dso *dso)
+{
+	const char *name = dso->long_name;
+
+	if (dso->kernel)
+		return true;
+	return name[0] == '/' && !is_anon_memory(name) &&
+	       !is_no_dso_memory(name) && !dso__is_vdso(dso) &&
+	       !strstarts(name, "/tmp/perf-");
+}
+
+/*
+ * The DSOs to store: those with an id (with @with_hits, those hit), and
+ * a FAIL for each one hit that has none.
+ */
 static int machine__collect_store(struct machine *machine, bool with_hits,
 				  struct store_entry **entries, size_t *nr)
 {
@@ -431,9 +541,10 @@ static int machine__collect_store(struct machine *machine, bool with_hits,
 	down_read(&machine->dsos.lock);
 	list_for_each_entry(dso, &machine->dsos.head, node) {
 		struct store_entry *e;
+		bool no_id = !dso->has_build_id;
 
-		if (!dso->has_build_id || (with_hits && !dso->hit) ||
-		    dso__is_vdso(dso))
+		if (no_id ? !dso->hit || !dso__wants_build_id(dso) :
+		    (with_hits && !dso->hit) || dso__is_vdso(dso))
 			continue;
 		e = realloc(*entries, (*nr + 1) * sizeof(**entries));
 		if (!e) {
@@ -444,7 +555,13 @@ static int machine__collect_store(struct machine *machine, bool with_hits,
 		e = &e[(*nr)++];
 		memset(e, 0, sizeof(*e));
 		e->dso = dso;
-		build_id__sprintf(&dso->bid, e->sbuild_id);
+		if (no_id) {
+			e->no_id = true;
+			e->why = "no build id";
+			strcpy(e->sbuild_id, "-");
+		} else {
+			build_id__sprintf(&dso->bid, e->sbuild_id);
+		}
 	}
 	up_read(&machine->dsos.lock);
 	return err;
@@ -476,7 +593,8 @@ int perf_session__store_build_ids(struct perf_session *session,
 
 	urls = debuginfod_urls__hide();
 	for (i = 0; i < nr; i++)
-		entries[i].ok = store_local(&entries[i]);
+		if (!entries[i].no_id)
+			entries[i].ok = store_local(&entries[i]);
 	debuginfod_urls__restore(urls);
 	if (debuginfod) {
 		fetch_missing(entries, nr);
@@ -486,10 +604,19 @@ int perf_session__store_build_ids(struct perf_session *session,
 	}
 
 	for (i = 0; i < nr; i++) {
-		printf("%s %s %s\n", entries[i].ok ? "OK" : "FAIL",
-		       entries[i].sbuild_id, entries[i].dso->long_name);
-		fails += !entries[i].ok;
-		free(entries[i].fetched);
+		struct store_entry *e = &entries[i];
+		char buf[128];
+
+		if (e->ok)
+			printf("OK %s %s\n", e->sbuild_id, e->dso->long_name);
+		else if (debuginfod && !e->no_id)
+			printf("FAIL %s %s (%s; %s)\n", e->sbuild_id, e->dso->long_name,
+			       e->why, fetch_why(e, buf, sizeof(buf)));
+		else
+			printf("FAIL %s %s (%s)\n", e->sbuild_id, e->dso->long_name,
+			       e->why);
+		fails += !e->ok;
+		free(e->fetched);
 	}
 	free(entries);
 	return fails;

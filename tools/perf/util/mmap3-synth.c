@@ -41,6 +41,8 @@
 
 /*
  * Ids already read, by device and inode: libc is mapped by every task.
+ * Only ids found: a read that failed (a task gone, a namespace not
+ * entered) may well work for the next task mapping the same file.
  * Synthesis may run on several threads.
  */
 struct mmap3_bid_entry {
@@ -125,8 +127,11 @@ static void mmap3__read_task_build_id(struct machine *machine,
 			 machine->root_dir, m->pid, m->filename);
 		/* a file now at the path that is not the mapped one has no say */
 		if (stat(path, &st) || st.st_ino != m->ino ||
-		    filename__read_build_id(path, bid) <= 0)
+		    major(st.st_dev) != m->maj || minor(st.st_dev) != m->min ||
+		    filename__read_build_id(path, bid) <= 0) {
 			mmap3__no_build_id(bid);
+			return;
+		}
 	}
 	mmap3_bid_cache_add(m->maj, m->min, m->ino, bid);
 }
