@@ -65,8 +65,8 @@ static u16 swap_u16(u16 v, bool needs_swap)
  * The header is already in host order; the rest may not be yet, hence
  * @needs_swap for the lengths.  Returns 0 or -EINVAL.
  */
-int perf_event__check(union perf_event *event, u64 file_offset,
-		      u16 id_hdr_size, bool needs_swap)
+int __perf_event__check(union perf_event *event, u64 file_offset,
+			u16 id_hdr_size, bool needs_swap)
 {
 	u32 type = event->header.type;
 	size_t size = event->header.size;

@@ -3,11 +3,24 @@
 #define __PERF_EVENT_CHECK_H
 
 #include <stdbool.h>
+#include <linux/perf_event.h>
 #include <linux/types.h>
+#include <perf/event.h>
 
-union perf_event;
+int __perf_event__check(union perf_event *event, u64 file_offset,
+			u16 id_hdr_size, bool needs_swap);
 
-int perf_event__check(union perf_event *event, u64 file_offset,
-		      u16 id_hdr_size, bool needs_swap);
+/*
+ * Samples, most of a file, are not looked at here: evsel__parse_sample()
+ * checks them against the attr.  Inline, so that they do not pay a call
+ * each.
+ */
+static inline int perf_event__check(union perf_event *event, u64 file_offset,
+				    u16 id_hdr_size, bool needs_swap)
+{
+	if (event->header.type == PERF_RECORD_SAMPLE)
+		return 0;
+	return __perf_event__check(event, file_offset, id_hdr_size, needs_swap);
+}
 
 #endif /* __PERF_EVENT_CHECK_H */

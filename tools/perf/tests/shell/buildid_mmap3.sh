@@ -66,6 +66,7 @@ int main(int argc, char **argv)
 C
 cc -O1 -Wl,--build-id=sha1 -o "$tmp/prog" "$tmp/prog.c"
 cc -O1 -Wl,--build-id=md5 -o "$tmp/prog-md5" "$tmp/prog.c"
+cc -O1 -Wl,--build-id=none -o "$tmp/prog-noid" "$tmp/prog.c"
 id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
 id=$(id_of "$tmp/prog")
 id_md5=$(id_of "$tmp/prog-md5")
@@ -149,6 +150,31 @@ test_store() {
 	fi
 }
 
+# A binary without a build id: listed with "-", a FAIL line saying so.
+test_no_id() {
+	local name="no build id: buildid-list, --store" rc=0
+
+	perf record -B -o "$tmp/noid-rec.data" "$tmp/prog-noid" 2> /dev/null
+	mmap3_of "$name" "$tmp/noid-rec.data" "$tmp/noid.data" || return 0
+	perf buildid-list -i "$tmp/noid.data" > "$tmp/noid.list"
+	if ! grep -q "^- *$tmp/prog-noid\$" "$tmp/noid.list"; then
+		echo "$name [Failed - buildid-list does not list $tmp/prog-noid with -]"
+		cat "$tmp/noid.list"
+		err=1
+		return
+	fi
+	perf --buildid-dir "$tmp/noid-cache" buildid-list --store -i "$tmp/noid.data" \
+		> "$tmp/noid.store" || rc=$?
+	if [ "$rc" -eq 0 ] ||
+	   ! grep -qx "FAIL - $tmp/prog-noid (no build id)" "$tmp/noid.store"; then
+		echo "$name [Failed - exit $rc, no FAIL line with the reason]"
+		cat "$tmp/noid.store"
+		err=1
+		return
+	fi
+	echo "$name [Success]"
+}
+
 # A replaced binary: local store fails, debuginfod has the original.
 test_report_store() {
 	local cache=$tmp/cache2 srv=$tmp/srv port rc=0
@@ -176,8 +202,10 @@ test_report_store() {
 
 	perf --buildid-dir "$cache" buildid-list --store -i "$tmp/perf.data" \
 		> "$tmp/store2" || rc=$?
-	if [ "$rc" -eq 0 ] || ! grep -q "^FAIL $id " "$tmp/store2"; then
-		echo "report --store via debuginfod [Failed - replaced binary stored locally]"
+	if [ "$rc" -eq 0 ] ||
+	   ! grep -qx "FAIL $id $tmp/prog (the file here has another build id)" "$tmp/store2"; then
+		echo "report --store via debuginfod [Failed - replaced binary stored locally, or no reason]"
+		cat "$tmp/store2"
 		err=1
 		return
 	fi
@@ -201,8 +229,9 @@ test_report_store_no_server() {
 	DEBUGINFOD_URLS=http://127.0.0.1:1 DEBUGINFOD_TIMEOUT=5 DEBUGINFOD_CACHE_PATH=$tmp/dcache3 \
 		timeout 120 perf --buildid-dir "$cache" report --store -i "$tmp/perf.data" \
 		> "$tmp/store4" 2> /dev/null || true
-	if ! grep -q "^FAIL $id " "$tmp/store4"; then
-		echo "report --store, server down [Failed - no FAIL line]"
+	if ! grep -q "^FAIL $id .*debuginfod: Connection refused)\$" "$tmp/store4"; then
+		echo "report --store, server down [Failed - no FAIL line saying the server refused]"
+		cat "$tmp/store4"
 		err=1
 	elif [ -e "$cache/.build-id/${id:0:2}/${id:2}" ]; then
 		echo "report --store, server down [Failed - a cache entry appeared]"
@@ -215,6 +244,7 @@ test_report_store_no_server() {
 test_record_b
 test_md5
 test_store
+test_no_id
 test_report_store
 test_report_store_no_server
 
