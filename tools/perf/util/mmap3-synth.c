@@ -102,10 +102,12 @@ static void mmap3__no_build_id(struct build_id *bid)
 	memset(bid, 0, sizeof(*bid));
 }
 
-/* The id of the file a task maps, read in the task's mount namespace. */
-static void mmap3__read_task_build_id(struct machine *machine,
-				      struct perf_record_mmap2 *m,
-				      struct build_id *bid)
+/*
+ * The id of the file a task maps, read in the task's mount namespace, or
+ * none: only the file with the mapping's device and inode has a say.
+ */
+void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
+			       struct build_id *bid)
 {
 	/* room for the /proc prefix in front of a PATH_MAX file name */
 	char path[PATH_MAX + 32];
@@ -119,12 +121,13 @@ static void mmap3__read_task_build_id(struct machine *machine,
 	if (mmap3_bid_cache_find(m->maj, m->min, m->ino, bid))
 		return;
 
+	/* the mapped file itself, whatever is at its path now */
 	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
-		 machine->root_dir, m->pid, m->start, m->start + m->len);
+		 root_dir, m->pid, m->start, m->start + m->len);
 	if (filename__read_build_id(path, bid) <= 0) {
 		mmap3__no_build_id(bid);
 		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
-			 machine->root_dir, m->pid, m->filename);
+			 root_dir, m->pid, m->filename);
 		/* a file now at the path that is not the mapped one has no say */
 		if (stat(path, &st) || st.st_ino != m->ino ||
 		    major(st.st_dev) != m->maj || minor(st.st_dev) != m->min ||
@@ -298,10 +301,13 @@ int perf_event__synthesize_mmap3(struct perf_tool *tool,
 	struct build_id bid;
 	int err;
 
-	if (event->header.type == PERF_RECORD_MMAP2)
-		mmap3__read_task_build_id(machine, &event->mmap2, &bid);
-	else if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid))
+	if (event->header.type == PERF_RECORD_MMAP2) {
+		struct mmap3_file file = mmap3_file__mmap2(&event->mmap2);
+
+		mmap3__read_task_build_id(machine->root_dir, &file, &bid);
+	} else if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid)) {
 		return process(tool, event, sample, machine);
+	}
 
 	m3 = perf_event__new_mmap3(event, &bid, machine->id_hdr_size);
 	if (!m3)

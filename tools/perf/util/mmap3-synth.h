@@ -3,6 +3,8 @@
 #define __PERF_MMAP3_SYNTH_H
 
 #include <stdbool.h>
+#include <linux/types.h>
+#include <perf/event.h>
 #include "synthetic-events.h"
 
 union perf_event;
@@ -22,5 +24,35 @@ int perf_event__synthesize_mmap3(struct perf_tool *tool,
 				 perf_event__handler_t process);
 void machine__set_mmap3_kernel_build_id(struct machine *machine,
 					union perf_event *event);
+
+/* A task's mapping of a file, as an MMAP2 or MMAP3 record names it. */
+struct mmap3_file {
+	u32		pid;
+	u64		start, len;
+	u32		maj, min;
+	u64		ino;
+	const char	*filename;
+};
+
+static inline struct mmap3_file mmap3_file__mmap2(const struct perf_record_mmap2 *m)
+{
+	return (struct mmap3_file){
+		.pid = m->pid, .start = m->start, .len = m->len,
+		.maj = m->maj, .min = m->min, .ino = m->ino,
+		.filename = m->filename,
+	};
+}
+
+static inline struct mmap3_file mmap3_file__mmap3(const struct perf_record_mmap3 *m)
+{
+	return (struct mmap3_file){
+		.pid = m->pid, .start = m->start, .len = m->len,
+		.maj = m->maj, .min = m->min, .ino = m->ino,
+		.filename = m->filename,
+	};
+}
+
+void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
+			       struct build_id *bid);
 
 #endif /* __PERF_MMAP3_SYNTH_H */

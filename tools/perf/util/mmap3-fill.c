@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The build ids the kernel could not read, filled by perf record.
+ *
+ * The kernel reads a mapped file's id only from pages already in the page
+ * cache, and never does I/O for it: a file mapped before any of its pages
+ * were read (on a network or uncached file system, say) gets an MMAP3
+ * record with build_id_size 0, or on Linux 5.12+ an MMAP2 record without
+ * PERF_RECORD_MISC_MMAP_BUILD_ID.  perf record reads those ids itself,
+ * as the records arrive, while the task most likely still runs: through
+ * /proc/PID/map_files, the very file mapped, else through the task's root
+ * if the file there still has the record's device and inode.  The id is
+ * written into the record in the ring buffer, before the record is
+ * written out (perf_mmap__push()), so every tool reading the file sees
+ * it.  Ids found are read once per device and inode
+ * (mmap3__read_task_build_id()).  The kernel's gaps are the reason: the
+ * Go linker puts the GNU note in no PT_NOTE, lld may put notes past the
+ * first page, and uncached file systems have no page to read.
+ *
+ * The cost is one header read per record the ring buffer holds, and a
+ * file read per mapping without an id: none at the end of the run.
+ */
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/perf_event.h>
+#include <perf/event.h>
+#include <internal/lib.h>
+#include <internal/mmap.h>
+
+#include "build-id.h"
+#include "mmap.h"
+#include "mmap3-fill.h"
+#include "mmap3-synth.h"
+
+/* The ring buffer's data, of which records may wrap around the end. */
+struct ring {
+	unsigned char	*data;
+	u64		mask;
+};
+
+static void ring__read(struct ring *r, u64 pos, void *buf, size_t len)
+{
+	size_t off = pos & r->mask, first = min_t(size_t, len, r->mask + 1 - off);
+
+	memcpy(buf, r->data + off, first);
+	memcpy(buf + first, r->data, len - first);
+}
+
+static void ring__write(struct ring *r, u64 pos, const void *buf, size_t len)
+{
+	size_t off = pos & r->mask, first = min_t(size_t, len, r->mask + 1 - off);
+
+	memcpy(r->data + off, buf, first);
+	memcpy(r->data, buf + first, len - first);
+}
+
+/*
+ * The record at @pos of @size bytes, into @event: its fixed part and a
+ * file name ending inside it.  False if it is not one to fill.
+ */
+static bool ring__read_mapping(struct ring *r, u64 pos, size_t size,
+			       size_t fixed, union perf_event *event)
+{
+	if (size <= fixed || size > sizeof(*event))
+		return false;
+	ring__read(r, pos, event, size);
+	return memchr((char *)event + fixed, '\0', size - fixed);
+}
+
+static bool fill(union perf_event *event, struct mmap3_file *file,
+		 struct build_id *bid)
+{
+	/* a file, with an inode: not anonymous memory, [vdso], ... */
+	if (file->filename[0] != '/' || !file->ino)
+		return false;
+	mmap3__read_task_build_id("", file, bid);
+	return bid->size > 0 && bid->size <= sizeof(event->mmap3.build_id);
+}
+
+static void fill_mmap3(struct ring *r, u64 pos, size_t size)
+{
+	union perf_event event;
+	struct mmap3_file file;
+	struct build_id bid;
+	u8 bid_size;
+
+	if (!ring__read_mapping(r, pos, size, offsetof(struct perf_record_mmap3, filename),
+				&event) || event.mmap3.build_id_size)
+		return;
+	file = mmap3_file__mmap3(&event.mmap3);
+	if (!fill(&event, &file, &bid))
+		return;
+	bid_size = bid.size;
+	ring__write(r, pos + offsetof(struct perf_record_mmap3, build_id), bid.data, bid.size);
+	ring__write(r, pos + offsetof(struct perf_record_mmap3, build_id_size), &bid_size, 1);
+}
+
+/*
+ * Linux 5.12+'s form: the id, its size and padding in place of maj, min,
+ * ino and ino_generation, and PERF_RECORD_MISC_MMAP_BUILD_ID.
+ */
+static void fill_mmap2(struct ring *r, u64 pos, size_t size, u16 misc)
+{
+	union perf_event event;
+	struct mmap3_file file;
+	struct build_id bid;
+	u8 ids[24] = { 0 };
+
+	if ((misc & PERF_RECORD_MISC_MMAP_BUILD_ID) ||
+	    !ring__read_mapping(r, pos, size, offsetof(struct perf_record_mmap2, filename),
+				&event))
+		return;
+	file = mmap3_file__mmap2(&event.mmap2);
+	if (!fill(&event, &file, &bid))
+		return;
+	ids[0] = bid.size;
+	memcpy(&ids[4], bid.data, bid.size);
+	ring__write(r, pos + offsetof(struct perf_record_mmap2, maj), ids, sizeof(ids));
+	misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
+	ring__write(r, pos + offsetof(struct perf_event_header, misc), &misc, sizeof(misc));
+}
+
+/*
+ * Fill the ids of the mapping records @map is about to push out, between
+ * map->core.start and map->core.end.  On Linux 5.12+, the MMAP2 records
+ * of an event that asked for ids (attr bit 34 with attr.mmap2) only:
+ * map->fill_mmap2_ids.
+ */
+void mmap__fill_build_ids(struct mmap *map)
+{
+	struct perf_mmap *md = &map->core;
+	struct ring r = { .data = md->base + page_size, .mask = md->mask };
+	struct perf_event_header h;
+	u64 pos;
+
+	/* headers are 8-byte aligned: one never wraps */
+	for (pos = md->start; pos < md->end; pos += h.size) {
+		ring__read(&r, pos, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > md->end - pos)
+			break;
+		if (h.type == PERF_RECORD_MMAP3)
+			fill_mmap3(&r, pos, h.size);
+		else if (h.type == PERF_RECORD_MMAP2 && map->fill_mmap2_ids)
+			fill_mmap2(&r, pos, h.size, h.misc);
+	}
+}
