@@ -9,7 +9,7 @@
  * PERF_RECORD_MISC_MMAP_BUILD_ID.  perf record reads those ids itself,
  * as the records arrive, while the task most likely still runs: through
  * /proc/PID/map_files, the very file mapped, else through the task's root
- * if the file there still has the record's device and inode.  The id is
+ * if the file there still has the record's inode.  The id is
  * written into the record in the ring buffer, before the record is
  * written out (perf_mmap__push()), so every tool reading the file sees
  * it.  Ids found are read once per device and inode
@@ -122,7 +122,7 @@ static void fill_mmap2(struct ring *r, u64 pos, size_t size, u16 misc)
 
 /*
  * Fill the ids of the mapping records @map is about to push out, between
- * map->core.start and map->core.end.  On Linux 5.12+, the MMAP2 records
+ * map->core.start and map->core.end: perf record's map->prepare_push.  On Linux 5.12+, the MMAP2 records
  * of an event that asked for ids (attr bit 34 with attr.mmap2) only:
  * map->fill_mmap2_ids.
  */

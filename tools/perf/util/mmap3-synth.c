@@ -128,9 +128,12 @@ void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
 		mmap3__no_build_id(bid);
 		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
 			 root_dir, m->pid, m->filename);
-		/* a file now at the path that is not the mapped one has no say */
+		/*
+		 * A file now at the path that is not the mapped one has no
+		 * say.  The inode only: stat() gives a btrfs subvolume's own
+		 * device, the records the file system's.
+		 */
 		if (stat(path, &st) || st.st_ino != m->ino ||
-		    major(st.st_dev) != m->maj || minor(st.st_dev) != m->min ||
 		    filename__read_build_id(path, bid) <= 0) {
 			mmap3__no_build_id(bid);
 			return;
