@@ -9,10 +9,12 @@
  * PERF_RECORD_MISC_MMAP_BUILD_ID.  perf record reads those ids itself,
  * as the records arrive, while the task most likely still runs: through
  * /proc/PID/map_files, the very file mapped, else through the task's root
- * if the file there still has the record's inode.  The id is
- * written into the record in the ring buffer, before the record is
- * written out (perf_mmap__push()), so every tool reading the file sees
- * it.  Ids found are read once per device and inode
+ * if the file there still has the record's inode.  The id goes into the
+ * record as it is written out, so every tool reading the file sees it:
+ * the ring buffer's data pages cannot be written from user space, so the
+ * ids are found in perf_mmap__push()'s prepare_push, before the span goes
+ * out, and the push functions write a patched copy of the chunks that
+ * hold such a record (mmap__fill_patch()).  Ids found are read once per device and inode
  * (mmap3__read_task_build_id()).  The kernel's gaps are the reason: the
  * Go linker puts the GNU note in no PT_NOTE, lld may put notes past the
  * first page, and uncached file systems have no page to read.
@@ -20,6 +22,7 @@
  * The cost is one header read per record the ring buffer holds, and a
  * file read per mapping without an id: none at the end of the run.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <linux/kernel.h>
 #include <linux/perf_event.h>
@@ -34,24 +37,61 @@
 
 /* The ring buffer's data, of which records may wrap around the end. */
 struct ring {
-	unsigned char	*data;
-	u64		mask;
+	const unsigned char	*data;
+	u64			mask;
 };
+
+/* Of @len bytes at @pos, how many lie before the end of the ring. */
+static size_t ring__first(struct ring *r, u64 pos, size_t len)
+{
+	size_t room = r->mask + 1 - (pos & r->mask);
+
+	return len < room ? len : room;
+}
 
 static void ring__read(struct ring *r, u64 pos, void *buf, size_t len)
 {
-	size_t off = pos & r->mask, first = min_t(size_t, len, r->mask + 1 - off);
+	size_t off = pos & r->mask, first = ring__first(r, pos, len);
 
 	memcpy(buf, r->data + off, first);
 	memcpy(buf + first, r->data, len - first);
 }
 
-static void ring__write(struct ring *r, u64 pos, const void *buf, size_t len)
-{
-	size_t off = pos & r->mask, first = min_t(size_t, len, r->mask + 1 - off);
+/*
+ * Bytes to write over the span being pushed, at ring positions: an id and
+ * its size, a header's misc.  perf record pushes one map at a time.
+ */
+struct fill_patch {
+	u64	pos;
+	u8	len;
+	u8	bytes[24];
+};
 
-	memcpy(r->data + off, buf, first);
-	memcpy(r->data, buf + first, len - first);
+static struct {
+	struct mmap		*map;
+	struct fill_patch	*patches;
+	size_t			nr, alloc;
+	void			*copy;
+	size_t			copy_size;
+} fills;
+
+static void fills__add(u64 pos, const void *bytes, size_t len)
+{
+	struct fill_patch *p;
+
+	if (fills.nr == fills.alloc) {
+		size_t alloc = fills.alloc ? 2 * fills.alloc : 16;
+
+		p = realloc(fills.patches, alloc * sizeof(*p));
+		if (!p)
+			return;	/* no memory: the record keeps no id */
+		fills.patches = p;
+		fills.alloc = alloc;
+	}
+	p = &fills.patches[fills.nr++];
+	p->pos = pos;
+	p->len = len;
+	memcpy(p->bytes, bytes, len);
 }
 
 /*
@@ -91,8 +131,8 @@ static void fill_mmap3(struct ring *r, u64 pos, size_t size)
 	if (!fill(&event, &file, &bid))
 		return;
 	bid_size = bid.size;
-	ring__write(r, pos + offsetof(struct perf_record_mmap3, build_id), bid.data, bid.size);
-	ring__write(r, pos + offsetof(struct perf_record_mmap3, build_id_size), &bid_size, 1);
+	fills__add(pos + offsetof(struct perf_record_mmap3, build_id), bid.data, bid.size);
+	fills__add(pos + offsetof(struct perf_record_mmap3, build_id_size), &bid_size, 1);
 }
 
 /*
@@ -115,16 +155,16 @@ static void fill_mmap2(struct ring *r, u64 pos, size_t size, u16 misc)
 		return;
 	ids[0] = bid.size;
 	memcpy(&ids[4], bid.data, bid.size);
-	ring__write(r, pos + offsetof(struct perf_record_mmap2, maj), ids, sizeof(ids));
+	fills__add(pos + offsetof(struct perf_record_mmap2, maj), ids, sizeof(ids));
 	misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
-	ring__write(r, pos + offsetof(struct perf_event_header, misc), &misc, sizeof(misc));
+	fills__add(pos + offsetof(struct perf_event_header, misc), &misc, sizeof(misc));
 }
 
 /*
- * Fill the ids of the mapping records @map is about to push out, between
- * map->core.start and map->core.end: perf record's map->prepare_push.  On Linux 5.12+, the MMAP2 records
- * of an event that asked for ids (attr bit 34 with attr.mmap2) only:
- * map->fill_mmap2_ids.
+ * Find the ids of the mapping records @map is about to push out, between
+ * map->core.start and map->core.end: perf record's map->prepare_push.  On
+ * Linux 5.12+, the MMAP2 records of an event that asked for ids (attr bit
+ * 34 with attr.mmap2) only: map->fill_mmap2_ids.
  */
 void mmap__fill_build_ids(struct mmap *map)
 {
@@ -133,6 +173,8 @@ void mmap__fill_build_ids(struct mmap *map)
 	struct perf_event_header h;
 	u64 pos;
 
+	fills.map = map;
+	fills.nr = 0;
 	/* headers are 8-byte aligned: one never wraps */
 	for (pos = md->start; pos < md->end; pos += h.size) {
 		ring__read(&r, pos, &h, sizeof(h));
@@ -143,4 +185,41 @@ void mmap__fill_build_ids(struct mmap *map)
 		else if (h.type == PERF_RECORD_MMAP2 && map->fill_mmap2_ids)
 			fill_mmap2(&r, pos, h.size, h.misc);
 	}
+}
+
+/*
+ * The chunk @buf of @size bytes that perf_mmap__push() pushes out of
+ * @map's ring buffer (it has just moved map->core.start past it), or a
+ * copy of it with the ids found written in.
+ */
+void *mmap__fill_patch(struct mmap *map, void *buf, size_t size)
+{
+	u64 start = map->core.start - size;
+	bool copied = false;
+	size_t i, j;
+
+	if (fills.map != map || !fills.nr)
+		return buf;
+	for (i = 0; i < fills.nr; i++) {
+		struct fill_patch *p = &fills.patches[i];
+
+		for (j = 0; j < p->len; j++) {
+			if (p->pos + j < start || p->pos + j >= start + size)
+				continue;
+			if (!copied) {
+				if (fills.copy_size < size) {
+					void *copy = realloc(fills.copy, size);
+
+					if (!copy)
+						return buf;
+					fills.copy = copy;
+					fills.copy_size = size;
+				}
+				memcpy(fills.copy, buf, size);
+				copied = true;
+			}
+			((u8 *)fills.copy)[p->pos + j - start] = p->bytes[j];
+		}
+	}
+	return copied ? fills.copy : buf;
 }

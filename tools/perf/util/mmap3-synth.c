@@ -24,6 +24,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/zalloc.h>
@@ -103,15 +107,58 @@ static void mmap3__no_build_id(struct build_id *bid)
 }
 
 /*
- * The id of the file a task maps, read in the task's mount namespace, or
- * none: only the file with the mapping's device and inode has a say.
+ * Has the file at @path @m's inode, or with @dev its device and inode?
+ * Then the inode's generation too, where the record and the file system
+ * both give one: a file made since may have the inode number of one
+ * removed.
+ */
+static bool mmap3__same_file(const char *path, const struct mmap3_file *m, bool dev)
+{
+	struct stat st;
+	unsigned int gen;
+	bool same;
+	int fd;
+
+	if (stat(path, &st) || st.st_ino != m->ino ||
+	    (dev && (major(st.st_dev) != m->maj || minor(st.st_dev) != m->min)))
+		return false;
+	if (!dev || !m->ino_generation)
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	same = ioctl(fd, FS_IOC_GETVERSION, &gen) || gen == (u32)m->ino_generation;
+	close(fd);
+	return same;
+}
+
+static bool mmap3__read_file_build_id(const char *path, const struct mmap3_file *m,
+				      bool dev, struct build_id *bid)
+{
+	if (!mmap3__same_file(path, m, dev) || filename__read_build_id(path, bid) <= 0) {
+		mmap3__no_build_id(bid);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The id of the file a task maps, or none: only the file with the
+ * mapping's inode has a say.  In the order tried:
+ * - /proc/PID/map_files: the mapped file itself, whatever is at its path;
+ * - the path in the task's mount namespace, /proc/PID/root/PATH, if the
+ *   file there has the mapping's inode.  The inode only: stat() gives a
+ *   btrfs subvolume's own device, the records the file system's;
+ * - the task gone (or a zombie, whose root cannot be read), the path in
+ *   perf's own mount namespace, if the file there has the mapping's
+ *   device, inode and inode generation: the same file, wherever the task
+ *   ran.
  */
 void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
 			       struct build_id *bid)
 {
 	/* room for the /proc prefix in front of a PATH_MAX file name */
 	char path[PATH_MAX + 32];
-	struct stat st;
 
 	mmap3__no_build_id(bid);
 	/* anon, [stack], [vdso], ...: no file */
@@ -121,22 +168,15 @@ void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
 	if (mmap3_bid_cache_find(m->maj, m->min, m->ino, bid))
 		return;
 
-	/* the mapped file itself, whatever is at its path now */
 	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
 		 root_dir, m->pid, m->start, m->start + m->len);
 	if (filename__read_build_id(path, bid) <= 0) {
-		mmap3__no_build_id(bid);
 		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
 			 root_dir, m->pid, m->filename);
-		/*
-		 * A file now at the path that is not the mapped one has no
-		 * say.  The inode only: stat() gives a btrfs subvolume's own
-		 * device, the records the file system's.
-		 */
-		if (stat(path, &st) || st.st_ino != m->ino ||
-		    filename__read_build_id(path, bid) <= 0) {
-			mmap3__no_build_id(bid);
-			return;
+		if (!mmap3__read_file_build_id(path, m, false, bid)) {
+			snprintf(path, sizeof(path), "%s%s", root_dir, m->filename);
+			if (!mmap3__read_file_build_id(path, m, true, bid))
+				return;
 		}
 	}
 	mmap3_bid_cache_add(m->maj, m->min, m->ino, bid);

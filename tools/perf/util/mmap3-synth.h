@@ -27,10 +27,10 @@ void machine__set_mmap3_kernel_build_id(struct machine *machine,
 
 /* A task's mapping of a file, as an MMAP2 or MMAP3 record names it. */
 struct mmap3_file {
-	u32		pid;
-	u64		start, len;
-	u32		maj, min;
-	u64		ino;
+	__u32		pid;
+	__u64		start, len;
+	__u32		maj, min;
+	__u64		ino, ino_generation;
 	const char	*filename;
 };
 
@@ -39,7 +39,7 @@ static inline struct mmap3_file mmap3_file__mmap2(const struct perf_record_mmap2
 	return (struct mmap3_file){
 		.pid = m->pid, .start = m->start, .len = m->len,
 		.maj = m->maj, .min = m->min, .ino = m->ino,
-		.filename = m->filename,
+		.ino_generation = m->ino_generation, .filename = m->filename,
 	};
 }
 
@@ -48,7 +48,7 @@ static inline struct mmap3_file mmap3_file__mmap3(const struct perf_record_mmap3
 	return (struct mmap3_file){
 		.pid = m->pid, .start = m->start, .len = m->len,
 		.maj = m->maj, .min = m->min, .ino = m->ino,
-		.filename = m->filename,
+		.ino_generation = m->ino_generation, .filename = m->filename,
 	};
 }
 
