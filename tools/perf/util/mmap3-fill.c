@@ -4,23 +4,21 @@
  *
  * The kernel reads a mapped file's id only from pages already in the page
  * cache, and never does I/O for it: a file mapped before any of its pages
- * were read (on a network or uncached file system, say) gets an MMAP3
- * record with build_id_size 0, or on Linux 5.12+ an MMAP2 record without
- * PERF_RECORD_MISC_MMAP_BUILD_ID.  perf record reads those ids itself,
- * as the records arrive, while the task most likely still runs: through
- * /proc/PID/map_files, the very file mapped, else through the task's root
- * if the file there still has the record's inode.  The id goes into the
- * record as it is written out, so every tool reading the file sees it:
- * the ring buffer's data pages cannot be written from user space, so the
- * ids are found in perf_mmap__push()'s prepare_push, before the span goes
- * out, and the push functions write a patched copy of the chunks that
- * hold such a record (mmap__fill_patch()).  Ids found are read once per device and inode
- * (mmap3__read_task_build_id()).  The kernel's gaps are the reason: the
- * Go linker puts the GNU note in no PT_NOTE, lld may put notes past the
- * first page, and uncached file systems have no page to read.
+ * were read (on a network or uncached file system, say), or whose note
+ * lies where the program headers do not say (the Go linker's layout),
+ * gets an MMAP3 record with build_id_size 0, or on Linux 5.12+ an MMAP2
+ * record without PERF_RECORD_MISC_MMAP_BUILD_ID.  perf record reads those
+ * ids itself as the records are pushed out of the ring buffer, from the
+ * file that was mapped and nothing else (mmap3__read_task_build_id(), once
+ * per device and inode).
  *
- * The cost is one header read per record the ring buffer holds, and a
- * file read per mapping without an id: none at the end of the run.
+ * The ring buffer's data pages cannot be written from user space: the ids
+ * are found in perf_mmap__push()'s prepare_push, before the span goes out,
+ * and the push functions write a copy of each chunk that holds such a
+ * record, with the id in it (mmap__fill_patch()).
+ *
+ * The cost is one header read per record pushed, and a file read per
+ * mapping without an id: none at the end of the run.
  */
 #include <stdlib.h>
 #include <string.h>
