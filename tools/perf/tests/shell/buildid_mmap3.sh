@@ -183,8 +183,9 @@ test_fill() {
 		err=1
 		return
 	fi
+	# shellcheck disable=SC2016 # sh expands them
 	perf record -B -o "$tmp/repl-rec.data" -- sh -c \
-		"\"$tmp/prog-go\" 60000000 & sleep 0.3; mv \"$tmp/prog-v2\" \"$tmp/prog-go\"; wait" \
+		'"$1" 60000000 & sleep 0.3; mv "$2" "$1"; wait' sh "$tmp/prog-go" "$tmp/prog-v2" \
 		2> /dev/null
 	mmap3_of "$name" "$tmp/repl-rec.data" "$tmp/repl.data" || return 0
 	perf buildid-list -i "$tmp/repl.data" > "$tmp/repl.list"
@@ -198,8 +199,9 @@ test_fill() {
 	# replaced before the end of the run: the end-of-run pass must not
 	# take the replacement's id from the path.
 	cp "$tmp/prog-go.orig" "$tmp/prog-go"
+	# shellcheck disable=SC2016 # sh expands them
 	perf record -e page-faults -c 1 -o "$tmp/repl2.data" -- sh -c \
-		"\"$tmp/prog-go\" 1; mv \"$tmp/prog-v2b\" \"$tmp/prog-go\"" 2> /dev/null
+		'"$1" 1; mv "$2" "$1"' sh "$tmp/prog-go" "$tmp/prog-v2b" 2> /dev/null
 	mmap3_of "$name" "$tmp/repl2.data" "$tmp/repl2.mmap3" || return 0
 	perf buildid-list -i "$tmp/repl2.mmap3" > "$tmp/repl2.list"
 	if grep -q "^$v2_id " "$tmp/repl2.list"; then
@@ -265,7 +267,7 @@ test_report_store() {
 		> "$tmp/store2" || rc=$?
 	if [ "$rc" -eq 0 ] ||
 	   ! grep -qx "FAIL $id $tmp/prog (the file here has another build id)" "$tmp/store2"; then
-		echo "report --store via debuginfod [Failed - replaced binary stored locally, or no reason]"
+		echo "report --store via debuginfod [Failed - replaced binary stored, or no reason]"
 		cat "$tmp/store2"
 		err=1
 		return
