@@ -105,12 +105,10 @@ static bool ring__read_mapping(struct ring *r, u64 pos, size_t size,
 	return memchr((char *)event + fixed, '\0', size - fixed);
 }
 
+/* mmap3__read_task_build_id() gives no id for anon memory, [vdso], ... */
 static bool fill(union perf_event *event, struct mmap3_file *file,
 		 struct build_id *bid)
 {
-	/* a file, with an inode: not anonymous memory, [vdso], ... */
-	if (file->filename[0] != '/' || !file->ino)
-		return false;
 	mmap3__read_task_build_id("", file, bid);
 	return bid->size > 0 && bid->size <= sizeof(event->mmap3.build_id);
 }

@@ -17,11 +17,8 @@ int shim_kmap_depth;
 int main(int argc, char **argv)
 {
 	static unsigned char data[PAGE_SIZE];
-	struct page pg = { .data = data, .uptodate = true };
-	struct address_space mapping = { .page0 = &pg };
-	struct inode inode;
-	struct file file = { .f_mapping = &mapping, .f_inode = &inode };
-	struct vm_area_struct vma = { .vm_file = &file };
+	struct shim_mapping m;
+	struct vm_area_struct *vma;
 	unsigned char id[BUILD_ID_SIZE_MAX];
 	long count, i;
 	__u32 size = 0;
@@ -38,11 +35,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fseek(f, 0, SEEK_END);
-	inode.i_size = ftell(f);
+	vma = shim_mapping(&m, data, ftell(f));
 	fclose(f);
 
 	for (i = 0; i < count; i++)
-		if (build_id_parse(&vma, id, &size))
+		if (build_id_parse(vma, id, &size))
 			return 1;
 	for (i = 0; i < size; i++)
 		printf("%02x", id[i]);

@@ -20,11 +20,8 @@ int shim_kmap_depth;
 static void parse(const char *path)
 {
 	static unsigned char data[PAGE_SIZE];
-	struct page pg = { .data = data, .uptodate = true };
-	struct address_space mapping = { .page0 = &pg };
-	struct inode inode;
-	struct file file = { .f_mapping = &mapping, .f_inode = &inode };
-	struct vm_area_struct vma = { .vm_file = &file };
+	struct shim_mapping m;
+	struct vm_area_struct *vma;
 	unsigned char id[BUILD_ID_SIZE_MAX];
 	__u32 size = 0, i;
 	FILE *f = fopen(path, "rb");
@@ -39,9 +36,9 @@ static void parse(const char *path)
 		printf("- %s\n", path);
 		return;
 	}
-	inode.i_size = ftell(f);
+	vma = shim_mapping(&m, data, ftell(f));
 	fclose(f);
-	if (build_id_parse(&vma, id, &size) || !size) {
+	if (build_id_parse(vma, id, &size) || !size) {
 		printf("- %s\n", path);
 		return;
 	}

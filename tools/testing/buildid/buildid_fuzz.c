@@ -21,11 +21,8 @@ void shim_after_read_once(const void *addr, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct page pg = { .uptodate = true };
-	struct address_space mapping = { .page0 = &pg };
-	struct inode inode;
-	struct file file = { .f_mapping = &mapping, .f_inode = &inode };
-	struct vm_area_struct vma = { .vm_file = &file };
+	struct shim_mapping m;
+	struct vm_area_struct *vma;
 	unsigned char id[BUILD_ID_SIZE_MAX];
 	__u32 id_size = 0xdead;
 	int ret, i;
@@ -40,13 +37,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size--;
 	memset(page, 0, PAGE_SIZE);
 	memcpy(page, data, size < PAGE_SIZE ? size : PAGE_SIZE);
-	pg.data = page;
-	inode.i_size = size;
+	vma = shim_mapping(&m, page, size);
 	memset(id, 0xaa, sizeof(id));
 
-	ret = build_id_parse(&vma, id, &id_size);
+	ret = build_id_parse(vma, id, &id_size);
 
-	if (shim_kmap_depth || pg.refs)
+	if (shim_kmap_depth || m.pg.refs)
 		abort();
 	if (ret) {
 		if (id_size)

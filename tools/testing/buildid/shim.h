@@ -78,6 +78,29 @@ struct vm_area_struct {
 	struct file *vm_file;
 };
 
+/* A mapping of a file of @size bytes whose page 0, @data, is cached. */
+struct shim_mapping {
+	struct page		pg;
+	struct address_space	mapping;
+	struct inode		inode;
+	struct file		file;
+	struct vm_area_struct	vma;
+};
+
+static inline struct vm_area_struct *shim_mapping(struct shim_mapping *m,
+						  void *data, loff_t size)
+{
+	*m = (struct shim_mapping){
+		.pg	 = { .data = data, .uptodate = true },
+		.inode	 = { .i_size = size },
+	};
+	m->mapping.page0 = &m->pg;
+	m->file.f_mapping = &m->mapping;
+	m->file.f_inode = &m->inode;
+	m->vma.vm_file = &m->file;
+	return &m->vma;
+}
+
 extern int shim_kmap_depth;
 
 static inline struct page *find_get_page(struct address_space *mapping,
