@@ -3,11 +3,13 @@
  * Read the GNU build id of a file mapping from the page cache.
  *
  * Callers hold mmap_lock (perf's mmap hook) or run in NMI context (bpf
- * stack maps): only the first page of the file is looked at, and only if
- * it is already in the page cache and up to date.  Nothing here sleeps,
- * faults or starts I/O.
+ * stack maps): only pages of the file that are already in the page cache
+ * and up to date are looked at, one mapped at a time.  Nothing here
+ * sleeps, faults or starts I/O.  The ELF header, the program headers and
+ * the notes may be on any such page, and a header or note may cross from
+ * one page into the next.
  *
- * The page may change under us (a concurrent write, a shared writable
+ * The pages may change under us (a concurrent write, a shared writable
  * mapping), so every header field is read once into a local, and only
  * the local is checked and used.
  */
@@ -24,145 +26,290 @@
 #define NT_GNU_BUILD_ID	3
 
 /*
- * Look for a GNU build-id note in the notes at [off, off + len) of @data.
- * The caller has checked that the range lies within the valid bytes of
- * @data.
+ * Work is bounded whatever the file claims: program header tables of at
+ * most a page, and at most this many bytes of notes looked at per call,
+ * over all PT_NOTE segments.  Real files have a few hundred bytes of
+ * notes.
  */
-static int parse_build_id(const void *data, u32 off, u32 len,
-			  unsigned char *build_id, __u32 *size)
+#define BUILD_ID_NOTES_MAX	(4 * PAGE_SIZE)
+
+/* No page has this index: a file's size is at most MAX_LFS_FILESIZE. */
+#define NO_PAGE		(~(pgoff_t)0)
+
+/* A window onto the cached pages of a file, one page mapped at a time. */
+struct buildid_reader {
+	struct address_space *mapping;
+	u64 limit;		/* the file's size: later bytes are not the file's */
+	struct page *page;	/* mapped at @kaddr, or NULL */
+	pgoff_t index;		/* @page's index in the file; NO_PAGE if none */
+	void *kaddr;
+	bool uncached;		/* a read needed a page not cached, or not up to date */
+	/* a field that crosses into the next page, copied (u64: aligned) */
+	u64 buf[sizeof(struct elf64_hdr) / sizeof(u64)];
+};
+
+static void reader_unmap(struct buildid_reader *r)
 {
-	u32 note_end;
+	if (!r->page)
+		return;
+	kunmap_atomic(r->kaddr);
+	put_page(r->page);
+	r->page = NULL;
+	r->index = NO_PAGE;
+}
 
-	if (check_add_overflow(off, len, &note_end))
-		return -EOVERFLOW;
+/* Map page @index of the file if it is cached and up to date. */
+static bool reader_map(struct buildid_reader *r, pgoff_t index)
+{
+	struct page *page;
 
-	while (note_end - off >= sizeof(struct elf32_note)) {
-		const struct elf32_note *nhdr = data + off;
+	if (r->index == index)
+		return true;
+	reader_unmap(r);
+
+	/* the page cache only: no read-in, no fault */
+	page = find_get_page(r->mapping, index);
+	if (page && !PageUptodate(page)) {
+		put_page(page);
+		page = NULL;
+	}
+	if (!page) {
+		r->uncached = true;
+		return false;
+	}
+	r->page = page;
+	r->index = index;
+	r->kaddr = kmap_atomic(page);
+	return true;
+}
+
+/* reader_read() when the bytes are not all in the page mapped now */
+static noinline const void *reader_read_slow(struct buildid_reader *r,
+					     u64 off, u32 len)
+{
+	u32 in_page = off & (PAGE_SIZE - 1);
+	u32 first;
+
+	if (!reader_map(r, off >> PAGE_SHIFT))
+		return NULL;
+	if (len <= PAGE_SIZE - in_page)
+		return r->kaddr + in_page;
+	if (len > sizeof(r->buf))
+		return NULL;
+
+	/* crosses into the next page: copy both parts */
+	first = PAGE_SIZE - in_page;
+	memcpy(r->buf, r->kaddr + in_page, first);
+	if (!reader_map(r, (off >> PAGE_SHIFT) + 1))
+		return NULL;
+	memcpy((unsigned char *)r->buf + first, r->kaddr, len - first);
+	return r->buf;
+}
+
+/*
+ * Point to the @len bytes at offset @off of the file, or return NULL when
+ * they are not all in the file and in cached pages, or cross a page
+ * boundary and are more than a header.  The bytes stay valid until the
+ * next call; fields must still be read once each (READ_ONCE), as a page
+ * may change under us.
+ */
+static __always_inline const void *reader_read(struct buildid_reader *r,
+					       u64 off, u32 len)
+{
+	if (off > r->limit || len > r->limit - off)
+		return NULL;
+	/* the common case: in the page mapped now */
+	if (likely(r->index == off >> PAGE_SHIFT &&
+		   len <= PAGE_SIZE - (off & (PAGE_SIZE - 1))))
+		return r->kaddr + (off & (PAGE_SIZE - 1));
+	return reader_read_slow(r, off, len);
+}
+
+/*
+ * Look for a GNU build-id note in the notes at [off, off + len) of the
+ * file, a range the caller has checked lies within it.  At most *@budget
+ * bytes are looked at, and *@budget is reduced by what the range used.
+ */
+static int parse_build_id(struct buildid_reader *r, u64 off, u64 len,
+			  u32 *budget, unsigned char *build_id, __u32 *size)
+{
+	u64 end;
+
+	len = min_t(u64, len, *budget);
+	*budget -= len;
+	end = off + len;
+
+	while (end - off >= sizeof(struct elf32_note)) {
+		const struct elf32_note *nhdr;
+		const void *name, *desc;
+		u32 namesz, descsz, type;
+		u64 desc_off;
+
+		nhdr = reader_read(r, off, sizeof(*nhdr));
+		if (!nhdr)
+			return -EFAULT;
 		/* read each field once: the page may be changing */
-		u32 namesz = READ_ONCE(nhdr->n_namesz);
-		u32 descsz = READ_ONCE(nhdr->n_descsz);
-		u32 type = READ_ONCE(nhdr->n_type);
-		u32 name_off, desc_off, desc_end, next;
+		namesz = READ_ONCE(nhdr->n_namesz);
+		descsz = READ_ONCE(nhdr->n_descsz);
+		type = READ_ONCE(nhdr->n_type);
 
-		/* both sizes must fit the segment; this also keeps ALIGN() from wrapping */
-		if (namesz > note_end || descsz > note_end)
+		/*
+		 * Both sizes are at most len, itself at most a budget of a
+		 * few pages, so nothing below wraps.
+		 */
+		if (namesz > len || descsz > len)
+			return -EINVAL;
+		desc_off = off + sizeof(*nhdr) + ALIGN(namesz, 4);
+		if (desc_off > end || descsz > end - desc_off)
 			return -EINVAL;
 
-		name_off = off + sizeof(struct elf32_note);
-		if (check_add_overflow(name_off, ALIGN(namesz, 4), &desc_off) ||
-		    check_add_overflow(desc_off, descsz, &desc_end) ||
-		    check_add_overflow(desc_off, ALIGN(descsz, 4), &next))
-			return -EOVERFLOW;
-		if (desc_end > note_end)
-			return -EINVAL;
-
-		if (type == NT_GNU_BUILD_ID &&
-		    namesz == sizeof("GNU") &&
-		    !memcmp(data + name_off, "GNU", sizeof("GNU")) &&
+		if (type == NT_GNU_BUILD_ID && namesz == sizeof("GNU") &&
 		    descsz > 0 && descsz <= BUILD_ID_SIZE_MAX) {
-			memcpy(build_id, data + desc_off, descsz);
-			memset(build_id + descsz, 0, BUILD_ID_SIZE_MAX - descsz);
-			if (size)
-				*size = descsz;
-			return 0;
+			name = reader_read(r, off + sizeof(*nhdr), namesz);
+			if (!name)
+				return -EFAULT;
+			if (!memcmp(name, "GNU", sizeof("GNU"))) {
+				desc = reader_read(r, desc_off, descsz);
+				if (!desc)
+					return -EFAULT;
+				memcpy(build_id, desc, descsz);
+				memset(build_id + descsz, 0,
+				       BUILD_ID_SIZE_MAX - descsz);
+				if (size)
+					*size = descsz;
+				return 0;
+			}
 		}
 
-		/* next > off: every note is at least a header long */
-		off = next;
-		if (off > note_end)
+		/* every note is at least a header long: the loop ends */
+		off = desc_off + ALIGN((u64)descsz, 4);
+		if (off > end)
 			break;
 	}
 	return -EINVAL;
 }
 
-static int get_build_id_32(const void *data, u32 limit,
+/*
+ * Is [off, off + len) within the file?  Both come straight from the file,
+ * so the sum may wrap.
+ */
+static bool in_file(const struct buildid_reader *r, u64 off, u64 len)
+{
+	return off <= r->limit && len <= r->limit - off;
+}
+
+static int get_build_id_32(struct buildid_reader *r,
+			   const struct elf32_hdr *ehdr,
 			   unsigned char *build_id, __u32 *size)
 {
-	const struct elf32_hdr *ehdr = data;
-	u32 phoff = READ_ONCE(ehdr->e_phoff);
-	u32 phnum = READ_ONCE(ehdr->e_phnum);
-	u32 i;
+	const struct elf32_phdr *table;
+	u32 budget = BUILD_ID_NOTES_MAX;
+	u32 phoff, phnum, i;
 
-	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
-	    !IS_ALIGNED(phoff, 4) ||
-	    READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf32_phdr))
+	phoff = READ_ONCE(ehdr->e_phoff);
+	phnum = READ_ONCE(ehdr->e_phnum);
+	if (READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf32_phdr) ||
+	    phoff < sizeof(*ehdr) || !IS_ALIGNED(phoff, 4))
 		return -EINVAL;
-	/* the whole table must be in the page: this also bounds the loop */
-	if (phnum > (limit - phoff) / sizeof(struct elf32_phdr))
+	/* a table of at most a page, and all of it in the file */
+	if (phnum > PAGE_SIZE / sizeof(struct elf32_phdr) ||
+	    !in_file(r, phoff, phnum * sizeof(struct elf32_phdr)))
 		return -EINVAL;
 
+	/* the whole table at once when it is in one page, as it nearly always is */
+	table = reader_read(r, phoff, phnum * sizeof(*table));
 	for (i = 0; i < phnum; i++) {
-		const struct elf32_phdr *phdr = data + phoff + i * sizeof(*phdr);
+		const struct elf32_phdr *phdr = table ? &table[i] : NULL;
 		u32 offset, filesz;
 
+		if (!phdr)
+			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
+		if (!phdr)
+			return -EFAULT;
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
 		filesz = READ_ONCE(phdr->p_filesz);
-		/* notes are 4-byte aligned; and the segment must be in the page */
-		if (!IS_ALIGNED(offset, 4) || offset >= limit ||
-		    filesz > limit - offset)
+		/* notes are 4-byte aligned; and the segment must be in the file */
+		if (!IS_ALIGNED(offset, 4) || !in_file(r, offset, filesz))
 			continue;
-		if (!parse_build_id(data, offset, filesz, build_id, size))
+		if (!parse_build_id(r, offset, filesz, &budget, build_id, size))
 			return 0;
+		/* the notes may have moved the window off the table's page */
+		table = reader_read(r, phoff, phnum * sizeof(*table));
 	}
 	return -EINVAL;
 }
 
-static int get_build_id_64(const void *data, u32 limit,
+static int get_build_id_64(struct buildid_reader *r,
+			   const struct elf64_hdr *ehdr,
 			   unsigned char *build_id, __u32 *size)
 {
-	const struct elf64_hdr *ehdr = data;
-	u64 phoff = READ_ONCE(ehdr->e_phoff);
-	u32 phnum = READ_ONCE(ehdr->e_phnum);
-	u32 i;
+	const struct elf64_phdr *table;
+	u32 budget = BUILD_ID_NOTES_MAX;
+	u64 phoff;
+	u32 phnum, i;
 
-	if (limit < sizeof(*ehdr) || phoff < sizeof(*ehdr) || phoff >= limit ||
-	    !IS_ALIGNED(phoff, 8) ||
-	    READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf64_phdr))
+	phoff = READ_ONCE(ehdr->e_phoff);
+	phnum = READ_ONCE(ehdr->e_phnum);
+	if (READ_ONCE(ehdr->e_phentsize) != sizeof(struct elf64_phdr) ||
+	    phoff < sizeof(*ehdr) || !IS_ALIGNED(phoff, 8))
 		return -EINVAL;
-	/* the whole table must be in the page: this also bounds the loop */
-	if (phnum > (limit - phoff) / sizeof(struct elf64_phdr))
+	/* a table of at most a page, and all of it in the file */
+	if (phnum > PAGE_SIZE / sizeof(struct elf64_phdr) ||
+	    !in_file(r, phoff, phnum * sizeof(struct elf64_phdr)))
 		return -EINVAL;
 
+	/* the whole table at once when it is in one page, as it nearly always is */
+	table = reader_read(r, phoff, phnum * sizeof(*table));
 	for (i = 0; i < phnum; i++) {
-		const struct elf64_phdr *phdr = data + phoff + i * sizeof(*phdr);
+		const struct elf64_phdr *phdr = table ? &table[i] : NULL;
 		u64 offset, filesz;
 
+		if (!phdr)
+			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
+		if (!phdr)
+			return -EFAULT;
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
 		filesz = READ_ONCE(phdr->p_filesz);
-		/* notes are 4-byte aligned; and the segment must be in the page */
-		if (!IS_ALIGNED(offset, 4) || offset >= limit ||
-		    filesz > limit - offset)
+		/* notes are 4-byte aligned; and the segment must be in the file */
+		if (!IS_ALIGNED(offset, 4) || !in_file(r, offset, filesz))
 			continue;
-		if (!parse_build_id(data, offset, filesz, build_id, size))
+		if (!parse_build_id(r, offset, filesz, &budget, build_id, size))
 			return 0;
+		/* the notes may have moved the window off the table's page */
+		table = reader_read(r, phoff, phnum * sizeof(*table));
 	}
 	return -EINVAL;
 }
 
-/* @data holds the first @limit bytes of the file, @limit <= PAGE_SIZE */
-static int get_build_id(const void *data, u32 limit,
-			unsigned char *build_id, __u32 *size)
+static int get_build_id(struct buildid_reader *r, unsigned char *build_id,
+			__u32 *size)
 {
-	const unsigned char *ident = data;
+	const unsigned char *ident;
 	u16 type;
+	u8 class;
 
-	if (limit < EI_NIDENT || memcmp(ident, ELFMAG, SELFMAG))
+	/*
+	 * The larger of the two ELF headers: an Elf32 file shorter than that
+	 * has no room for a program header and a note anyway.
+	 */
+	ident = reader_read(r, 0, sizeof(struct elf64_hdr));
+	if (!ident || memcmp(ident, ELFMAG, SELFMAG))
 		return -EINVAL;
-
 	/* e_type sits at the same offset in both classes */
-	type = READ_ONCE(((const struct elf32_hdr *)data)->e_type);
+	type = READ_ONCE(((const struct elf32_hdr *)ident)->e_type);
+	class = READ_ONCE(ident[EI_CLASS]);
 	if (type != ET_EXEC && type != ET_DYN)
 		return -EINVAL;
 
-	switch (READ_ONCE(ident[EI_CLASS])) {
+	switch (class) {
 	case ELFCLASS32:
-		return get_build_id_32(data, limit, build_id, size);
+		return get_build_id_32(r, (const void *)ident, build_id, size);
 	case ELFCLASS64:
-		return get_build_id_64(data, limit, build_id, size);
+		return get_build_id_64(r, (const void *)ident, build_id, size);
 	default:
 		return -EINVAL;
 	}
@@ -174,20 +321,20 @@ static int get_build_id(const void *data, u32 limit,
  * @build_id: output, BUILD_ID_SIZE_MAX bytes; the bytes past the id are zeroed
  * @size: output, the id's size in bytes; may be NULL
  *
- * Only the first page of the file is read, and only when it is already in
- * the page cache and up to date: this never sleeps, faults or does I/O.
+ * Only pages of the file that are already in the page cache and up to
+ * date are read: this never sleeps, faults or does I/O.
  *
- * Return: 0 on success.  A negative errno when no id was found (no file,
- * page not cached, not ELF, no note, malformed); then @build_id is all
+ * Return: 0 on success.  A negative errno when no id was found: -EFAULT
+ * if a page the search needed was not cached or not up to date, -EINVAL
+ * otherwise (no file, not ELF, no note, malformed); then @build_id is all
  * zero and *@size is 0.
  */
 int build_id_parse(struct vm_area_struct *vma, unsigned char *build_id,
 		   __u32 *size)
 {
 	struct file *file = vma->vm_file;
-	struct page *page;
+	struct buildid_reader r;
 	loff_t isize;
-	void *data;
 	int ret;
 
 	if (size)
@@ -196,33 +343,28 @@ int build_id_parse(struct vm_area_struct *vma, unsigned char *build_id,
 	if (!file)
 		return -EINVAL;
 
-	/* the page cache only: no read-in, no fault */
-	page = find_get_page(file->f_mapping, 0);
-	if (!page)
-		return -EFAULT;
-	if (!PageUptodate(page)) {
-		ret = -EFAULT;
-		goto out;
-	}
-
 	/*
-	 * Bytes past EOF are zero in the page, but are not the file's.  Not
-	 * i_size_read(): on 32-bit SMP it is a seqcount loop, which never
+	 * Bytes past EOF are zero in the last page, but are not the file's.
+	 * Not i_size_read(): on 32-bit SMP it is a seqcount loop, which never
 	 * ends when the bpf stack map gets here from NMI in the middle of an
-	 * i_size_write() on this cpu.  A torn read only gives a wrong limit,
-	 * and the limit never passes the page.
+	 * i_size_write() on this cpu.  A torn read only gives a wrong limit:
+	 * every read is still of cached pages, and bounded.
 	 */
 	isize = READ_ONCE(file_inode(file)->i_size);
-	data = kmap_atomic(page);
-	ret = get_build_id(data, min_t(loff_t, isize, PAGE_SIZE), build_id,
-			   size);
-	kunmap_atomic(data);
-out:
-	put_page(page);
+	r.mapping = file->f_mapping;
+	r.limit = max_t(loff_t, isize, 0);
+	r.page = NULL;
+	r.index = NO_PAGE;
+	r.uncached = false;
+
+	ret = get_build_id(&r, build_id, size);
+	reader_unmap(&r);
 	if (ret) {
 		memset(build_id, 0, BUILD_ID_SIZE_MAX);
 		if (size)
 			*size = 0;
+		if (r.uncached)
+			ret = -EFAULT;
 	}
 	return ret;
 }

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Call build_id_parse() on the first page of FILE, COUNT times, for an
+ * Call build_id_parse() on FILE, all of it cached, COUNT times, for an
  * instruction count under callgrind:
  *
  *   valgrind --tool=callgrind --toggle-collect=build_id_parse \
  *	./buildid_bench FILE COUNT
  */
 #define SHIM_NO_HOOK
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../../lib/buildid.c"
 
@@ -16,27 +20,34 @@ int shim_kmap_depth;
 
 int main(int argc, char **argv)
 {
-	static unsigned char data[PAGE_SIZE];
-	struct shim_mapping m;
-	struct vm_area_struct *vma;
 	unsigned char id[BUILD_ID_SIZE_MAX];
+	struct vm_area_struct *vma;
+	struct shim_mapping m;
+	struct page *pages;
 	long count, i;
 	__u32 size = 0;
-	FILE *f;
+	struct stat st;
+	void *data;
+	int fd;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s FILE COUNT\n", argv[0]);
 		return 2;
 	}
 	count = atol(argv[2]);
-	f = fopen(argv[1], "rb");
-	if (!f || fread(data, 1, sizeof(data), f) == 0) {
+	fd = open(argv[1], O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || !st.st_size) {
 		perror(argv[1]);
 		return 1;
 	}
-	fseek(f, 0, SEEK_END);
-	vma = shim_mapping(&m, data, ftell(f));
-	fclose(f);
+	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	pages = calloc(DIV_ROUND_UP(st.st_size, PAGE_SIZE), sizeof(*pages));
+	if (data == MAP_FAILED || !pages) {
+		perror(argv[1]);
+		return 1;
+	}
+	vma = shim_mapping(&m, pages, data, st.st_size);
 
 	for (i = 0; i < count; i++)
 		if (build_id_parse(vma, id, &size))

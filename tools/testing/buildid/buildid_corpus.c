@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * build_id_parse() over a corpus of files, each one's first page taken as
- * the page cache's page 0, as the kernel parser sees a file whose page 0
- * is cached.  Reads one path per line on stdin and prints, per file:
+ * build_id_parse() over a corpus of files, each one whole in the page
+ * cache, as the kernel parser sees a file the loader has just read.  Reads
+ * one path per line on stdin and prints, per file:
  *
  *   <id in hex, or -> <path>
  *
  * scripts/buildid-corpus compares the ids with readelf's.
  */
 #define SHIM_NO_HOOK
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../../../lib/buildid.c"
 
@@ -19,26 +23,40 @@ int shim_kmap_depth;
 
 static void parse(const char *path)
 {
-	static unsigned char data[PAGE_SIZE];
-	struct shim_mapping m;
-	struct vm_area_struct *vma;
 	unsigned char id[BUILD_ID_SIZE_MAX];
+	struct vm_area_struct *vma;
+	struct shim_mapping m;
+	struct page *pages;
 	__u32 size = 0, i;
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	void *data;
+	int fd, ret;
 
-	if (!f) {
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
 		perror(path);
 		return;
 	}
-	memset(data, 0, sizeof(data));
-	if (fread(data, 1, sizeof(data), f) == 0 || fseek(f, 0, SEEK_END)) {
-		fclose(f);
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
 		printf("- %s\n", path);
 		return;
 	}
-	vma = shim_mapping(&m, data, ftell(f));
-	fclose(f);
-	if (build_id_parse(vma, id, &size) || !size) {
+	/* past EOF, the mapping's last page reads zero, as the page cache's */
+	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	pages = calloc(DIV_ROUND_UP(st.st_size, PAGE_SIZE), sizeof(*pages));
+	if (data == MAP_FAILED || !pages) {
+		perror(path);
+		exit(1);
+	}
+	vma = shim_mapping(&m, pages, data, st.st_size);
+	ret = build_id_parse(vma, id, &size);
+	if (!shim_refs_dropped(&m) || shim_kmap_depth)
+		abort();
+	munmap(data, st.st_size);
+	free(pages);
+	if (ret || !size) {
 		printf("- %s\n", path);
 		return;
 	}

@@ -2,11 +2,16 @@
 /*
  * Unit tests for lib/buildid.c, compiled in user space against shim.h,
  * one per bad input of the review checklist plus the well-formed cases.
- * The page is a PAGE_SIZE heap buffer, so ASan catches any read outside it.
+ * The file has NPAGES pages, each a PAGE_SIZE heap buffer of its own, so
+ * ASan catches any read outside a page; page 0 is cached, the others only
+ * when a test says so.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../../../lib/buildid.c"
@@ -16,7 +21,10 @@ int shim_kmap_depth;
 
 /* READ_ONCE hook: after @scribble_at reads, overwrite the page with 0xff. */
 static int reads, scribble_at;
-static unsigned char *page;
+static unsigned char *page;	/* page 0 */
+
+#define NPAGES 8
+static unsigned char *pagebuf[NPAGES];
 
 void shim_after_read_once(const void *addr, size_t size)
 {
@@ -25,11 +33,9 @@ void shim_after_read_once(const void *addr, size_t size)
 		memset(page, 0xff, PAGE_SIZE);
 }
 
-static struct page pg;
-static struct address_space mapping;
-static struct inode inode;
-static struct file file;
-static struct vm_area_struct vma;
+static struct page pgs[NPAGES];
+static struct shim_mapping sm;
+static struct vm_area_struct *vma;
 
 static int tests_run, tests_failed;
 static bool failed;	/* the current test */
@@ -48,17 +54,38 @@ static bool expect(bool ok, int line, const char *func, const char *what)
 
 #define EXPECT(cond) expect(cond, __LINE__, __func__, #cond)
 
-/* A fresh vma mapping a file whose page 0 is @page, cached, @isize long. */
+/* A fresh vma mapping a zeroed file @isize long: page 0 cached, no other. */
 static void setup(loff_t isize)
 {
-	memset(page, 0, PAGE_SIZE);
-	pg = (struct page){ .data = page, .uptodate = true };
-	mapping = (struct address_space){ .page0 = &pg };
-	inode = (struct inode){ .i_size = isize };
-	file = (struct file){ .f_mapping = &mapping, .f_inode = &inode };
-	vma = (struct vm_area_struct){ .vm_file = &file };
+	int i;
+
+	for (i = 0; i < NPAGES; i++)
+		memset(pagebuf[i], 0, PAGE_SIZE);
+	vma = shim_mapping_pages(&sm, pgs, NPAGES, isize);
+	pgs[0].data = page;
 	reads = 0;
 	scribble_at = 0;
+}
+
+/* Page @i of the file is now in the page cache (and up to date). */
+static void cache(int i)
+{
+	pgs[i].data = pagebuf[i];
+}
+
+/* Write @len bytes at offset @off of the file, across pages. */
+static void put(size_t off, const void *src, size_t len)
+{
+	while (len) {
+		size_t in = off % PAGE_SIZE, n = PAGE_SIZE - in;
+
+		if (n > len)
+			n = len;
+		memcpy(pagebuf[off / PAGE_SIZE] + in, src, n);
+		off += n;
+		src = (const unsigned char *)src + n;
+		len -= n;
+	}
 }
 
 static bool all_zero(const unsigned char *p, size_t len)
@@ -76,9 +103,9 @@ static int parse(int *ret)
 	__u32 size = 0xdead;
 
 	memset(id, 0xaa, sizeof(id));
-	*ret = build_id_parse(&vma, id, &size);
+	*ret = build_id_parse(vma, id, &size);
 	assert(shim_kmap_depth == 0);
-	assert(pg.refs == 0);
+	assert(shim_refs_dropped(&sm));
 	if (*ret) {
 		assert(size == 0);
 		assert(all_zero(id, sizeof(id)));
@@ -103,7 +130,7 @@ static bool id_is(const unsigned char *want, int len)
 	unsigned char id[BUILD_ID_SIZE_MAX];
 	__u32 size;
 
-	if (build_id_parse(&vma, id, &size) || size != (__u32)len)
+	if (build_id_parse(vma, id, &size) || size != (__u32)len)
 		return false;
 	return !memcmp(id, want, len) && all_zero(id + len, sizeof(id) - len);
 }
@@ -139,7 +166,7 @@ static void test_size_may_be_null(void)
 
 	setup(8192);
 	img_elf64(page, id20, 20);
-	EXPECT(build_id_parse(&vma, id, NULL) == 0);
+	EXPECT(build_id_parse(vma, id, NULL) == 0);
 	EXPECT(!memcmp(id, id20, 20));
 }
 
@@ -191,8 +218,11 @@ static void test_real_binary(void)
 {
 	unsigned char want[BUILD_ID_SIZE_MAX];
 	char exe[4096], cmd[4200], hex[2 * BUILD_ID_SIZE_MAX + 2] = "";
+	struct page *pages;
+	struct stat st;
 	ssize_t len;
-	int n = 0;
+	void *data;
+	int n = 0, fd;
 	FILE *f;
 
 	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -212,15 +242,21 @@ static void test_real_binary(void)
 	while (n < BUILD_ID_SIZE_MAX && sscanf(hex + 2 * n, "%2hhx", &want[n]) == 1)
 		n++;
 
-	setup(0);
-	f = fopen(exe, "rb");
-	if (!EXPECT(f))
+	/* the whole file cached, as its pages are after the loader ran */
+	fd = open(exe, O_RDONLY);
+	if (!EXPECT(fd >= 0 && !fstat(fd, &st)))
 		return;
-	EXPECT(fread(page, 1, PAGE_SIZE, f) == PAGE_SIZE);
-	fseek(f, 0, SEEK_END);
-	inode.i_size = ftell(f);
-	fclose(f);
-	EXPECT(n > 0 && id_is(want, n));
+	data = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	pages = calloc(DIV_ROUND_UP(st.st_size, PAGE_SIZE), sizeof(*pages));
+	if (EXPECT(data != MAP_FAILED && pages)) {
+		vma = shim_mapping(&sm, pages, data, st.st_size);
+		EXPECT(n > 0 && id_is(want, n));
+		EXPECT(shim_refs_dropped(&sm));
+		munmap(data, st.st_size);
+	}
+	free(pages);
+	setup(0);
 }
 
 /* --- REVIEW.md B: bad inputs ------------------------------------------- */
@@ -230,7 +266,7 @@ static void test_no_file(void)
 {
 	setup(8192);
 	img_elf64(page, id20, 20);
-	vma.vm_file = NULL;
+	vma->vm_file = NULL;
 	EXPECT(no_id());
 }
 
@@ -241,12 +277,12 @@ static void test_not_cached(void)
 
 	setup(8192);
 	img_elf64(page, id20, 20);
-	mapping.page0 = NULL;
+	pgs[0].data = NULL;
 	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
-	mapping.page0 = &pg;
-	pg.uptodate = false;
+	pgs[0].data = page;
+	pgs[0].uptodate = false;
 	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
-	EXPECT(pg.refs == 0);	/* the reference was dropped */
+	EXPECT(pgs[0].refs == 0);	/* the reference was dropped */
 }
 
 /* B.3: magic, type and class. */
@@ -294,10 +330,24 @@ static void test_bad_phdrs(void)
 	img_elf64(page, id20, 20);
 	eh->e_phnum = 65535;
 	EXPECT(no_id());
-	eh->e_phnum = (PAGE_SIZE - sizeof(*eh)) / sizeof(struct elf64_phdr) + 1;
+	/* a table of a page at most, and in the file */
+	cache(1);
+	eh->e_phnum = PAGE_SIZE / sizeof(struct elf64_phdr);
+	EXPECT(id_is(id20, 20));
+	eh->e_phnum++;
 	EXPECT(no_id());
+	eh->e_phnum--;
+	sm.inode.i_size = sizeof(*eh) + eh->e_phnum * sizeof(struct elf64_phdr) - 1;
+	EXPECT(no_id());
+	sm.inode.i_size = 8192;
 	eh->e_phnum = 2;
 	eh->e_phentsize = 32;
+	EXPECT(no_id());
+	/* a huge e_phoff, with the page it names cached */
+	eh->e_phentsize = sizeof(struct elf64_phdr);
+	eh->e_phoff = 8192;
+	EXPECT(no_id());
+	eh->e_phoff = 8192 - sizeof(struct elf64_phdr);
 	EXPECT(no_id());
 
 	/* 32-bit: phoff + phnum * size wrapping 32 bits */
@@ -318,15 +368,17 @@ static void test_bad_note_segment(void)
 
 	setup(8192);
 	note = img_elf64(page, id20, 20);
-	note->p_offset = PAGE_SIZE;
+	note->p_offset = 8192;		/* at the end of the file */
 	EXPECT(no_id());
 	note->p_offset = ~0ull - 3;
 	EXPECT(no_id());
 	note->p_offset = IMG_NOTE_OFF64;
 	note->p_filesz = ~0ull - 8;	/* offset + size wraps */
 	EXPECT(no_id());
-	note->p_filesz = PAGE_SIZE;	/* runs past the page */
+	note->p_filesz = 8192;		/* runs past the file */
 	EXPECT(no_id());
+	note->p_filesz = 8192 - IMG_NOTE_OFF64;	/* up to its end: fine */
+	EXPECT(id_is(id20, 20));
 	note->p_offset = IMG_NOTE_OFF64 + 1;	/* misaligned */
 	note->p_filesz = 36;
 	EXPECT(no_id());
@@ -401,22 +453,134 @@ static void test_bad_note_content(void)
 	EXPECT(id_is(id20, 20));
 }
 
-/* B.8: a note that crosses into page 1 cannot be read from page 0. */
+/*
+ * B.8: a note, a note header or a program header that crosses from page 0
+ * into page 1 is read when both pages are cached and up to date, and not
+ * otherwise.
+ */
 static void test_note_crosses_page(void)
 {
-	struct elf32_note *n = (struct elf32_note *)(page + PAGE_SIZE - 16);
+	struct elf64_hdr *eh = (struct elf64_hdr *)page;
 	struct elf64_phdr *note;
+	unsigned char buf[64];
+	size_t len, at[] = { PAGE_SIZE - 16, PAGE_SIZE - 8, PAGE_SIZE - 4 };
+	unsigned int i;
+	int ret;
 
+	for (i = 0; i < ARRAY_SIZE(at); i++) {
+		setup(8192);
+		note = img_elf64(page, id20, 20);
+		len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+		put(at[i], buf, len);
+		note->p_offset = at[i];
+		note->p_filesz = len;
+		EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+		cache(1);
+		EXPECT(id_is(id20, 20));
+		pgs[1].uptodate = false;
+		EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+		pgs[1].uptodate = true;
+		note->p_filesz = len - 4;	/* the note leaves the segment */
+		EXPECT(no_id());
+	}
+
+	/* the PT_NOTE program header itself straddles the pages */
 	setup(8192);
 	note = img_elf64(page, id20, 20);
-	/* header and name end page 0; the 20-byte descriptor is in page 1 */
-	*n = (struct elf32_note){ .n_namesz = 4, .n_descsz = 20, .n_type = 3 };
-	memcpy(n + 1, "GNU", 4);
-	note->p_offset = PAGE_SIZE - 16;
-	note->p_filesz = 36;	/* the segment leaves the page */
+	memcpy(buf, note, sizeof(*note));
+	put(PAGE_SIZE - 24, buf, sizeof(*note));
+	eh->e_phoff = PAGE_SIZE - 24 - sizeof(*note);
+	memcpy(page + eh->e_phoff, page + sizeof(*eh), sizeof(*note));
+	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+	cache(1);
+	EXPECT(id_is(id20, 20));
+}
+
+/*
+ * Notes and program headers on later pages (lld puts PT_NOTE past page 0
+ * in some libraries): found when their pages are cached, never read in.
+ */
+static void test_past_page0(void)
+{
+	struct elf64_hdr *eh = (struct elf64_hdr *)page;
+	struct elf64_phdr *note;
+	unsigned char buf[64];
+	size_t len, off = 5 * PAGE_SIZE + 0x40;
+	int ret;
+
+	/* the note on page 5 */
+	setup(6 * PAGE_SIZE);
+	note = img_elf64(page, id20, 20);
+	len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+	put(off, buf, len);
+	memset(page + IMG_NOTE_OFF64, 0, len);
+	note->p_offset = off;
+	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+	cache(5);
+	EXPECT(id_is(id20, 20));
+	pgs[5].uptodate = false;
+	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+	pgs[5].uptodate = true;
+	sm.inode.i_size = off + len - 1;	/* the file ends inside it */
 	EXPECT(no_id());
-	note->p_filesz = 16;	/* the note leaves the segment */
+
+	/* the program headers on page 3, the note on page 5 */
+	sm.inode.i_size = 6 * PAGE_SIZE;
+	put(3 * PAGE_SIZE, page + eh->e_phoff, 2 * sizeof(*note));
+	memset(page + eh->e_phoff, 0, 2 * sizeof(*note));
+	eh->e_phoff = 3 * PAGE_SIZE;
+	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+	cache(3);
+	EXPECT(id_is(id20, 20));
+	pgs[5].data = NULL;
+	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+
+	/* 32-bit: the same, note on page 2 */
+	setup(3 * PAGE_SIZE);
+	img_elf32(page, id20, 20)->p_offset = 2 * PAGE_SIZE;
+	put(2 * PAGE_SIZE, page + IMG_NOTE_OFF32, len);
+	memset(page + IMG_NOTE_OFF32, 0, len);
 	EXPECT(no_id());
+	cache(2);
+	EXPECT(id_is(id20, 20));
+}
+
+/*
+ * However many notes a file claims, a call looks at BUILD_ID_NOTES_MAX
+ * bytes of them at most: an id behind that many bytes of other notes,
+ * all cached, is not found.
+ */
+static void test_notes_budget(void)
+{
+	struct elf64_phdr *note;
+	unsigned char buf[64];
+	size_t len, off, i;
+
+	for (i = 0; i < 2; i++) {
+		setup(NPAGES * PAGE_SIZE);
+		note = img_elf64(page, id20, 20);
+		for (off = 1; off < NPAGES; off++)
+			cache(off);
+		/* empty notes (12 bytes each), then the 36-byte id note: */
+		/* its end the last byte looked at, or 12 bytes past it */
+		off = IMG_NOTE_OFF64 + 12 * ((BUILD_ID_NOTES_MAX - 36) / 12 + i);
+		len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+		put(off, buf, len);
+		note->p_filesz = off + len - IMG_NOTE_OFF64;
+		memset(page + IMG_NOTE_OFF64, 0, 36);
+		EXPECT(i ? no_id() : id_is(id20, 20));
+	}
+
+	/* the budget is shared: a first PT_NOTE of empty notes uses it up */
+	for (i = 0; i < 2; i++) {
+		setup(NPAGES * PAGE_SIZE);
+		note = img_elf64(page, id20, 20);
+		for (off = 1; off < NPAGES; off++)
+			cache(off);
+		note[-1] = (struct elf64_phdr){ .p_type = PT_NOTE, .p_offset = 2 * PAGE_SIZE,
+						.p_filesz = BUILD_ID_NOTES_MAX - 36 + i };
+		EXPECT(i ? no_id() : id_is(id20, 20));
+	}
 }
 
 /* B.9: the page changes under the parser after any one of its reads. */
@@ -487,20 +651,33 @@ static const struct test tests[] = {
 	T(test_no_file), T(test_not_cached), T(test_bad_ident),
 	T(test_bad_phdrs), T(test_bad_note_segment), T(test_bad_note_sizes),
 	T(test_bad_note_content), T(test_note_crosses_page),
+	T(test_past_page0), T(test_notes_budget),
 	T(test_changing_page), T(test_desc_offset), T(test_truncated),
 };
 
-/* Seed inputs for buildid_fuzz: a scribble byte, then the file's start. */
+/*
+ * Seed inputs for buildid_fuzz: a scribble byte, a byte of uncached pages
+ * (none), then the file's first @len bytes.
+ */
 static int write_seed(const char *dir, const char *name, size_t len)
 {
 	char path[512];
+	size_t off, n;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "wb");
-	if (!f || fputc(0, f) == EOF || fwrite(page, 1, len, f) != len) {
+	if (!f || fputc(0, f) == EOF || fputc(0, f) == EOF) {
 		perror(path);
 		return 1;
+	}
+	for (off = 0; off < len; off += n) {
+		n = len - off < PAGE_SIZE ? len - off : PAGE_SIZE;
+		if (fwrite(pagebuf[off / PAGE_SIZE], 1, n, f) != n) {
+			perror(path);
+			fclose(f);
+			return 1;
+		}
 	}
 	return fclose(f) != 0;
 }
@@ -520,6 +697,10 @@ static int write_seeds(const char *dir)
 	err |= write_seed(dir, "elf64-notes", 512);
 	test_second_pt_note();
 	err |= write_seed(dir, "elf64-two-pt-note", 1100);
+	test_note_crosses_page();	/* ends with the phdr across pages */
+	err |= write_seed(dir, "elf64-phdr-crosses-page", 2 * PAGE_SIZE);
+	test_past_page0();		/* ends with a 32-bit note on page 2 */
+	err |= write_seed(dir, "elf32-note-page2", 3 * PAGE_SIZE);
 	return err;
 }
 
@@ -527,8 +708,11 @@ int main(int argc, char **argv)
 {
 	unsigned int i;
 
-	page = malloc(PAGE_SIZE);
-	assert(page);
+	for (i = 0; i < NPAGES; i++) {
+		pagebuf[i] = malloc(PAGE_SIZE);
+		assert(pagebuf[i]);
+	}
+	page = pagebuf[0];
 	img_make_id(id20, 21, 0);
 	img_make_id(id16, 16, 1);
 	img_make_id(id8, 8, 2);
@@ -543,7 +727,8 @@ int main(int argc, char **argv)
 			tests_failed++;
 		printf("%s: %s\n", failed ? "FAIL" : "PASS", tests[i].name);
 	}
-	free(page);
+	for (i = 0; i < NPAGES; i++)
+		free(pagebuf[i]);
 	printf("%d tests run, %d passed, %d failed\n", tests_run,
 	       tests_run - tests_failed, tests_failed);
 	return tests_failed ? EXIT_FAILURE : EXIT_SUCCESS;

@@ -4,7 +4,7 @@
  *
  * The headers in include/linux/ reuse the include guards of the kernel's
  * own, so the real ones can never be pulled in; each only includes this
- * file.  The page cache is a single test-controlled page.
+ * file.  The page cache is an array of test-controlled pages.
  */
 #ifndef BUILDID_SHIM_H
 #define BUILDID_SHIM_H
@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/cdefs.h>		/* __always_inline */
 #include <linux/types.h>
 
 #define u8	__u8
@@ -22,8 +23,14 @@
 #define u32	__u32
 #define u64	__u64
 #define loff_t	__s64
+#define pgoff_t	unsigned long
 
+#define PAGE_SHIFT	12
 #define PAGE_SIZE	4096UL
+#define DIV_ROUND_UP(n, d) ({					\
+	typeof(d) __d = (d);					\
+	((n) + __d - 1) / __d;					\
+})
 
 #define ALIGN(x, a) ({						\
 	typeof(x) __mask = (typeof(x))(a) - 1;			\
@@ -33,11 +40,18 @@
 	typeof(x) __mask = (typeof(x))(a) - 1;			\
 	((x) & __mask) == 0;					\
 })
+#define noinline	__attribute__((__noinline__))
+#define likely(x)	__builtin_expect(!!(x), 1)
 #define check_add_overflow(a, b, d)	__builtin_add_overflow(a, b, d)
 #define min_t(type, x, y) ({					\
 	type __x = (x);						\
 	type __y = (y);						\
 	__x < __y ? __x : __y;					\
+})
+#define max_t(type, x, y) ({					\
+	type __x = (x);						\
+	type __y = (y);						\
+	__x > __y ? __x : __y;					\
 })
 
 #ifdef SHIM_NO_HOOK
@@ -56,13 +70,14 @@ void shim_after_read_once(const void *addr, size_t size);
 #endif
 
 struct page {
-	void *data;
+	void *data;		/* NULL: not in the page cache */
 	bool uptodate;
 	int refs;		/* test: get/put balance */
 };
 
 struct address_space {
-	struct page *page0;	/* NULL: page 0 is not in the page cache */
+	struct page *pages;
+	unsigned long nr_pages;	/* later pages are not in the page cache */
 };
 
 struct inode {
@@ -78,38 +93,77 @@ struct vm_area_struct {
 	struct file *vm_file;
 };
 
-/* A mapping of a file of @size bytes whose page 0, @data, is cached. */
+/* A mapping of a file of @size bytes. */
 struct shim_mapping {
-	struct page		pg;
 	struct address_space	mapping;
 	struct inode		inode;
 	struct file		file;
 	struct vm_area_struct	vma;
 };
 
-static inline struct vm_area_struct *shim_mapping(struct shim_mapping *m,
-						  void *data, loff_t size)
+/*
+ * Map a file of @size bytes whose first @nr_pages pages, @pages, are in
+ * the page cache; each starts up to date with no data (not cached) until
+ * the caller sets it.
+ */
+static inline struct vm_area_struct *shim_mapping_pages(struct shim_mapping *m,
+							struct page *pages,
+							unsigned long nr_pages,
+							loff_t size)
 {
-	*m = (struct shim_mapping){
-		.pg	 = { .data = data, .uptodate = true },
-		.inode	 = { .i_size = size },
-	};
-	m->mapping.page0 = &m->pg;
+	unsigned long i;
+
+	*m = (struct shim_mapping){ .inode = { .i_size = size } };
+	for (i = 0; i < nr_pages; i++)
+		pages[i] = (struct page){ .uptodate = true };
+	m->mapping.pages = pages;
+	m->mapping.nr_pages = nr_pages;
 	m->file.f_mapping = &m->mapping;
 	m->file.f_inode = &m->inode;
 	m->vma.vm_file = &m->file;
 	return &m->vma;
 }
 
+/*
+ * Map a file of @size bytes held whole in @data, all of it cached: the
+ * pages are @data's consecutive PAGE_SIZE blocks, and @data must hold
+ * whole pages.  @pages has room for DIV_ROUND_UP(@size, PAGE_SIZE), at
+ * least 1.
+ */
+static inline struct vm_area_struct *shim_mapping(struct shim_mapping *m,
+						  struct page *pages,
+						  void *data, loff_t size)
+{
+	unsigned long i, n = size > PAGE_SIZE ? DIV_ROUND_UP(size, PAGE_SIZE) : 1;
+	struct vm_area_struct *vma = shim_mapping_pages(m, pages, n, size);
+
+	for (i = 0; i < n; i++)
+		pages[i].data = (unsigned char *)data + i * PAGE_SIZE;
+	return vma;
+}
+
+/* No page reference held: every find_get_page() was put. */
+static inline bool shim_refs_dropped(const struct shim_mapping *m)
+{
+	unsigned long i;
+
+	for (i = 0; i < m->mapping.nr_pages; i++)
+		if (m->mapping.pages[i].refs)
+			return false;
+	return true;
+}
+
 extern int shim_kmap_depth;
 
 static inline struct page *find_get_page(struct address_space *mapping,
-					 unsigned long index)
+					 pgoff_t index)
 {
-	struct page *page = index ? NULL : mapping->page0;
+	struct page *page;
 
-	if (page)
-		page->refs++;
+	if (index >= mapping->nr_pages || !mapping->pages[index].data)
+		return NULL;
+	page = &mapping->pages[index];
+	page->refs++;
 	return page;
 }
 
@@ -126,6 +180,7 @@ static inline void put_page(struct page *page)
 
 static inline void *kmap_atomic(struct page *page)
 {
+	assert(shim_kmap_depth == 0);	/* one page mapped at a time */
 	shim_kmap_depth++;
 	return page->data;
 }

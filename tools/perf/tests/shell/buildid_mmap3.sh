@@ -213,6 +213,103 @@ test_fill() {
 	echo "$name [Success]"
 }
 
+# lld's layout in some libraries: the PT_NOTE past page 0.  A copy of a
+# shared object whose note segment (and the section in it) is moved to a
+# page of its own at the end of the file, the old bytes zeroed: readelf
+# still finds the id, by the section; the kernel, by the PT_NOTE.
+lld_layout() {	# IN OUT
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[:4] == b"\x7fELF" and b[4] == 2 and b[5] == 1, "not ELF64 little-endian"
+phoff, shoff = struct.unpack_from("<QQ", b, 0x20)
+phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", b, 0x36)
+new = (len(b) + 4095) // 4096 * 4096 + 0x40
+for i in range(phnum):
+    ph = phoff + i * phentsize
+    ptype, _, off, _, _, filesz = struct.unpack_from("<IIQQQQ", b, ph)
+    if ptype != 4 or not filesz:
+        continue
+    seg = bytes(b[off:off + filesz])
+    if b"GNU\0" not in seg or b"\x03\0\0\0GNU\0" not in seg:
+        continue
+    b[off:off + filesz] = bytes(filesz)
+    b.extend(bytes(new - len(b)))
+    b.extend(seg)
+    struct.pack_into("<Q", b, ph + 8, new)
+    for j in range(shnum):
+        sh = shoff + j * shentsize
+        soff, = struct.unpack_from("<Q", b, sh + 0x18)
+        if off <= soff < off + filesz:
+            struct.pack_into("<Q", b, sh + 0x18, new + soff - off)
+    break
+else:
+    sys.exit("no PT_NOTE with the GNU build id")
+open(sys.argv[2], "wb").write(b)
+PY
+}
+
+# A shared object with lld's layout: the kernel reads the id past page 0
+# (the written file is all in the page cache), and buildid-list lists it.
+test_note_past_page0() {
+	local name="shared object with its PT_NOTE past page 0" so_id off
+
+	cat > "$tmp/past.c" <<'C'
+volatile unsigned long past_sink;
+void past_spin(unsigned long n)
+{
+	unsigned long i;
+
+	for (i = 0; i < n; i++)
+		past_sink += i * 3;
+}
+C
+	cat > "$tmp/past-main.c" <<'C'
+#include <stdlib.h>
+void past_spin(unsigned long n);
+int main(int argc, char **argv)
+{
+	past_spin(argc > 1 ? strtoul(argv[1], NULL, 0) : 20000000);
+	return 0;
+}
+C
+	: > "$tmp/lld.err"
+	if ! command -v python3 > /dev/null ||
+	   ! cc -O1 -shared -fPIC -Wl,--build-id=sha1 -o "$tmp/libpast.tmp" "$tmp/past.c" ||
+	   ! lld_layout "$tmp/libpast.tmp" "$tmp/libpast.so" 2> "$tmp/lld.err"; then
+		skipped "$name" "no python3, or no PT_NOTE to move: $(cat "$tmp/lld.err")"
+		return
+	fi
+	so_id=$(id_of "$tmp/libpast.so")
+	off=$(readelf -lW "$tmp/libpast.so" | awk '$1 == "NOTE" {print $2}' | sort | tail -n 1)
+	if [ -z "$so_id" ] || [ "$so_id" != "$(id_of "$tmp/libpast.tmp")" ] ||
+	   [ $((off)) -lt 4096 ]; then
+		echo "$name [Failed - the rewritten copy: id '$so_id', no PT_NOTE past page 0]"
+		readelf -lnW "$tmp/libpast.so"
+		err=1
+		return
+	fi
+	cc -O1 -o "$tmp/prog-past" "$tmp/past-main.c" -L"$tmp" -lpast -Wl,-rpath,"$tmp"
+
+	perf record -B -o "$tmp/past-rec.data" "$tmp/prog-past" 2> /dev/null
+	if [ -n "$kernel_mmap3" ] &&
+	   ! perf report -D -i "$tmp/past-rec.data" 2> /dev/null | grep PERF_RECORD_MMAP3 |
+	     grep -q "build_id $so_id\]: .* $tmp/libpast.so\$"; then
+		echo "$name [Failed - no MMAP3 record from the kernel with $so_id for libpast.so]"
+		perf report -D -i "$tmp/past-rec.data" 2> /dev/null | grep "MMAP3.*libpast"
+		err=1
+		return
+	fi
+	mmap3_of "$name" "$tmp/past-rec.data" "$tmp/past.data" || return 0
+	if ! perf buildid-list -i "$tmp/past.data" | grep -q "^$so_id $tmp/libpast.so\$"; then
+		echo "$name [Failed - buildid-list does not list $so_id $tmp/libpast.so]"
+		perf buildid-list -i "$tmp/past.data"
+		err=1
+		return
+	fi
+	echo "$name [Success]"
+}
+
 # A binary without a build id: listed with "-", a FAIL line saying so.
 test_no_id() {
 	local name="no build id: buildid-list, --store" rc=0
@@ -309,6 +406,7 @@ test_md5
 test_store
 test_no_id
 test_fill
+test_note_past_page0
 test_report_store
 test_report_store_no_server
 

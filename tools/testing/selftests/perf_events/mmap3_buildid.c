@@ -146,8 +146,9 @@ enum damage {
 	PHOFF_HUGE,
 	PHOFF_IN_HEADER,	/* e_phoff inside the ELF header */
 	PHNUM_MAX,		/* e_phnum 65535 */
-	PHDRS_LEAVE_PAGE,	/* the program headers run past page 0 */
-	NOTE_OFF_OUTSIDE,	/* PT_NOTE p_offset past the page */
+	PHDRS_CROSS_PAGE,	/* the PT_NOTE header is on page 1 */
+	PHDRS_PAST_EOF,		/* the program headers run past the file */
+	NOTE_OFF_OUTSIDE,	/* PT_NOTE p_offset past the file */
 	NOTE_SIZE_WRAP,		/* p_offset + p_filesz wraps */
 	NOTE_PAST_EOF,		/* the file ends inside the id */
 	NAMESZ_HUGE,		/* n_namesz near 0xffffffff */
@@ -158,6 +159,7 @@ enum damage {
 	OWNER_NOT_GNU,		/* "GNX\0" */
 	TYPE_NOT_BUILD_ID,	/* owner "GNU", type NT_GNU_ABI_TAG */
 	NOTE_CROSSES_PAGE,	/* the note straddles page 0 and page 1 */
+	NOTE_PAST_PAGE0,	/* the notes are on page 1 (lld does this) */
 	TRUNCATED,		/* a file shorter than its ELF header */
 };
 
@@ -263,6 +265,8 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 	memset(img, 0, FILE_SIZE);
 	if (spec->damage == NOTE_CROSSES_PAGE)
 		note_off = 4096 - 16;
+	if (spec->damage == NOTE_PAST_PAGE0)
+		note_off = 4096 + 64;
 	notes_len = put_notes(img + note_off, spec, id, &id_off);
 	p_offset[0] = note_off;
 	p_filesz[0] = notes_len;
@@ -290,11 +294,16 @@ static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id
 	case PHNUM_MAX:
 		phnum = 65535;
 		break;
-	case PHDRS_LEAVE_PAGE:
+	case PHDRS_CROSS_PAGE:
 		phoff = 4096 - phsize;
 		break;
+	case PHDRS_PAST_EOF:
+		/* the PT_NOTE header is written; the file ends inside it */
+		phoff = 4096;
+		file_size = 4096 + phsize + phsize / 2;
+		break;
 	case NOTE_OFF_OUTSIDE:
-		p_offset[0] = 4096 + 64;
+		p_offset[0] = FILE_SIZE + 64;
 		break;
 	case NOTE_SIZE_WRAP:
 		p_filesz[0] = is64 ? ~0ull - 8 : 0xfffffff8u;
@@ -548,6 +557,11 @@ FIXTURE_VARIANT_ADD(mmap3, small_file) GOOD_ELF(ELFCLASS64, 20, SMALL_FILE);
 FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) GOOD_ELF(ELFCLASS32, 20, GOOD);
 FIXTURE_VARIANT_ADD(mmap3, elf32_md5) GOOD_ELF(ELFCLASS32, 16, GOOD);
 FIXTURE_VARIANT_ADD(mmap3, elf32_notes_before) GOOD_ELF(ELFCLASS32, 20, NOTES_BEFORE);
+/* notes and headers on page 1, which is cached: files in /tmp always are */
+FIXTURE_VARIANT_ADD(mmap3, phdrs_cross_page) GOOD_ELF(ELFCLASS64, 20, PHDRS_CROSS_PAGE);
+FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) GOOD_ELF(ELFCLASS64, 20, NOTE_CROSSES_PAGE);
+FIXTURE_VARIANT_ADD(mmap3, note_past_page0) GOOD_ELF(ELFCLASS64, 20, NOTE_PAST_PAGE0);
+FIXTURE_VARIANT_ADD(mmap3, elf32_note_past_page0) GOOD_ELF(ELFCLASS32, 20, NOTE_PAST_PAGE0);
 FIXTURE_VARIANT_ADD(mmap3, not_elf) { .not_elf = 1, .want_id = 0 };
 FIXTURE_VARIANT_ADD(mmap3, no_note) BAD_ELF(ELFCLASS64, NO_NOTE);
 FIXTURE_VARIANT_ADD(mmap3, bad_magic) BAD_ELF(ELFCLASS64, BAD_MAGIC);
@@ -556,7 +570,7 @@ FIXTURE_VARIANT_ADD(mmap3, bad_class) BAD_ELF(ELFCLASS64, BAD_CLASS);
 FIXTURE_VARIANT_ADD(mmap3, phoff_huge) BAD_ELF(ELFCLASS64, PHOFF_HUGE);
 FIXTURE_VARIANT_ADD(mmap3, phoff_in_header) BAD_ELF(ELFCLASS64, PHOFF_IN_HEADER);
 FIXTURE_VARIANT_ADD(mmap3, phnum_65535) BAD_ELF(ELFCLASS64, PHNUM_MAX);
-FIXTURE_VARIANT_ADD(mmap3, phdrs_leave_page) BAD_ELF(ELFCLASS64, PHDRS_LEAVE_PAGE);
+FIXTURE_VARIANT_ADD(mmap3, phdrs_past_eof) BAD_ELF(ELFCLASS64, PHDRS_PAST_EOF);
 FIXTURE_VARIANT_ADD(mmap3, note_off_outside) BAD_ELF(ELFCLASS64, NOTE_OFF_OUTSIDE);
 FIXTURE_VARIANT_ADD(mmap3, note_size_wrap) BAD_ELF(ELFCLASS64, NOTE_SIZE_WRAP);
 FIXTURE_VARIANT_ADD(mmap3, note_past_eof) BAD_ELF(ELFCLASS64, NOTE_PAST_EOF);
@@ -567,7 +581,6 @@ FIXTURE_VARIANT_ADD(mmap3, descsz_zero) BAD_ELF(ELFCLASS64, DESCSZ_ZERO);
 FIXTURE_VARIANT_ADD(mmap3, descsz_21) BAD_ELF(ELFCLASS64, DESCSZ_21);
 FIXTURE_VARIANT_ADD(mmap3, owner_not_gnu) BAD_ELF(ELFCLASS64, OWNER_NOT_GNU);
 FIXTURE_VARIANT_ADD(mmap3, type_not_build_id) BAD_ELF(ELFCLASS64, TYPE_NOT_BUILD_ID);
-FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) BAD_ELF(ELFCLASS64, NOTE_CROSSES_PAGE);
 FIXTURE_VARIANT_ADD(mmap3, truncated) BAD_ELF(ELFCLASS64, TRUNCATED);
 FIXTURE_VARIANT_ADD(mmap3, elf32_phoff_huge) BAD_ELF(ELFCLASS32, PHOFF_HUGE);
 FIXTURE_VARIANT_ADD(mmap3, elf32_phnum_65535) BAD_ELF(ELFCLASS32, PHNUM_MAX);
@@ -1374,24 +1387,43 @@ TEST_F(sideband, rewritten_file)
 	EXPECT_EQ(0, memcmp(id2, r.m3.build_id, 20));
 }
 
+/* Is page @i of @map in the page cache? -1 if mincore() fails. */
+static int page_cached(void *map, int i)
+{
+	unsigned char vec[FILE_SIZE / 4096];
+
+	if (mincore(map, FILE_SIZE, vec))
+		return -1;
+	return vec[i] & 1;
+}
+
 /*
- * Page 0 not in the page cache: no id, and no error; the parser must not
- * read it in.  Once the page is faulted in, the next mmap finds the id.
+ * Pages not in the page cache: no id, and no error; the parser must not
+ * read them in.  Once they are faulted in, the next mmap finds the id.
+ * Three layouts: the note on page 0; on page 1 (lld); across pages 0 and 1.
+ * In the last two, with page 0 alone cached, there is still no id.
  * Needs a file system where a file's pages can be out of the cache: an
  * uncached 9p mount (MMAP3_UNCACHED_DIR), or a disk-backed cwd where
  * POSIX_FADV_DONTNEED can drop them (checked with mincore).
  */
 TEST_F(sideband, page_not_cached)
 {
+	static const struct {
+		enum damage layout;
+		const char *name;
+	} layouts[] = {
+		{ GOOD, "note on page 0" },
+		{ NOTE_PAST_PAGE0, "note on page 1" },
+		{ NOTE_CROSSES_PAGE, "note across pages 0 and 1" },
+	};
 	struct perf_event_attr attr = make_sideband_attr();
-	struct elf_spec spec = { ELFCLASS64, 20, GOOD };
 	const char *env = getenv("MMAP3_UNCACHED_DIR");
 	static char img[FILE_SIZE];
 	char dir[PATH_MAX], path[PATH_MAX + 32];
-	unsigned char vec[1];
 	const char *skip;
 	struct statfs sfs;
 	void *map, *map2;
+	unsigned int i;
 	union record r;
 	int fd, err;
 
@@ -1400,54 +1432,73 @@ TEST_F(sideband, page_not_cached)
 		SKIP(return, "no directory for the uncached file");
 	if (!env && !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC)
 		SKIP(return, "cwd is tmpfs, pages stay cached: set MMAP3_UNCACHED_DIR");
-	snprintf(path, sizeof(path), "%s/mmap3_cold.%d", dir, getpid());
-	if (write_file(path, img, make_elf(img, &spec, self->id)))
-		SKIP(return, "cannot write %.900s", path);
-	if (!env) {
-		fd = open(path, O_RDONLY);
-		ASSERT_LE(0, fd);
-		fdatasync(fd);
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
-		close(fd);
-		ASSERT_NE(MAP_FAILED, map);
-		ASSERT_EQ(0, mincore(map, 4096, vec));
-		munmap(map, 4096);
-		if (vec[0] & 1) {
-			unlink(path);
-			SKIP(return, "page 0 stays cached in %.900s: set MMAP3_UNCACHED_DIR", dir);
-		}
-	}
 
 	attr_set_mmap3(&attr);
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
-	if (skip) {
-		unlink(path);
+	if (skip)
 		SKIP(return, "%s", skip);
-	}
 	ASSERT_EQ(0, err);
 
-	/* one open file, one inode: uncached 9p makes a new one per lookup */
-	fd = open(path, O_RDONLY);
-	ASSERT_LE(0, fd);
-	map = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	ASSERT_NE(MAP_FAILED, map);
-	EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
-	EXPECT_EQ(0, r.m3.build_id_size);
-	EXPECT_TRUE(all_zero(r.m3.build_id, BUILD_ID_SIZE_MAX));
-	EXPECT_NE(0, r.m3.ino);
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		struct elf_spec spec = { ELFCLASS64, 20, layouts[i].layout };
 
-	/* fault page 0 in through the mapping, then map again */
-	EXPECT_EQ(0x7f, __atomic_load_n((unsigned char *)map, __ATOMIC_RELAXED));
-	map2 = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
-	ASSERT_NE(MAP_FAILED, map2);
-	EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
-	EXPECT_EQ(20, r.m3.build_id_size);
-	EXPECT_EQ(0, memcmp(self->id, r.m3.build_id, 20));
-	munmap(map2, FILE_SIZE);
-	munmap(map, FILE_SIZE);
-	close(fd);
-	unlink(path);
+		TH_LOG("%s", layouts[i].name);
+		snprintf(path, sizeof(path), "%s/mmap3_cold.%d", dir, getpid());
+		if (write_file(path, img, make_elf(img, &spec, self->id)))
+			SKIP(return, "cannot write %.900s", path);
+		/* one open file, one inode: uncached 9p makes a new one per lookup */
+		fd = open(path, O_RDONLY);
+		ASSERT_LE(0, fd);
+		if (!env) {
+			fdatasync(fd);
+			posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		}
+		map = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		ASSERT_NE(MAP_FAILED, map);
+		/* fault in one page at a time: no read-around (ENOSYS without
+		 * CONFIG_ADVISE_SYSCALLS: mincore says below what came in)
+		 */
+		madvise(map, FILE_SIZE, MADV_RANDOM);
+		if (page_cached(map, 0) || page_cached(map, 1)) {
+			munmap(map, FILE_SIZE);
+			close(fd);
+			unlink(path);
+			SKIP(return, "pages stay cached in %.900s: set MMAP3_UNCACHED_DIR", dir);
+		}
+		EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
+		EXPECT_EQ(0, r.m3.build_id_size);
+		EXPECT_TRUE(all_zero(r.m3.build_id, BUILD_ID_SIZE_MAX));
+		EXPECT_NE(0, r.m3.ino);
+
+		/* page 0 in, through the mapping: enough only for page 0's note */
+		EXPECT_EQ(0x7f, __atomic_load_n((unsigned char *)map, __ATOMIC_RELAXED));
+		EXPECT_EQ(1, page_cached(map, 0));
+		if (layouts[i].layout != GOOD) {
+			if (page_cached(map, 1)) {
+				munmap(map, FILE_SIZE);
+				close(fd);
+				unlink(path);
+				SKIP(return, "page 1 came in with page 0 in %.900s", dir);
+			}
+			map2 = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+			ASSERT_NE(MAP_FAILED, map2);
+			EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
+			EXPECT_EQ(0, r.m3.build_id_size);
+			munmap(map2, FILE_SIZE);
+			/* then page 1 */
+			__atomic_load_n((unsigned char *)map + 4096, __ATOMIC_RELAXED);
+			EXPECT_EQ(1, page_cached(map, 1));
+		}
+		map2 = mmap(NULL, FILE_SIZE, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+		ASSERT_NE(MAP_FAILED, map2);
+		EXPECT_EQ(1, find_records(&self->rb, path, PERF_RECORD_MMAP3, &r));
+		EXPECT_EQ(20, r.m3.build_id_size);
+		EXPECT_EQ(0, memcmp(self->id, r.m3.build_id, 20));
+		munmap(map2, FILE_SIZE);
+		munmap(map, FILE_SIZE);
+		close(fd);
+		unlink(path);
+	}
 }
 
 /* attr_set_mmap3() writes the word that holds the attr bitfields */
