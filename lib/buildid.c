@@ -33,7 +33,7 @@
  */
 #define BUILD_ID_NOTES_MAX	(4 * PAGE_SIZE)
 
-/* No page has this index: a file's size is at most MAX_LFS_FILESIZE. */
+/* No page has this index: the size read is clamped to MAX_LFS_FILESIZE. */
 #define NO_PAGE		(~(pgoff_t)0)
 
 /* A window onto the cached pages of a file, one page mapped at a time. */
@@ -305,6 +305,7 @@ static int get_build_id(struct buildid_reader *r, unsigned char *build_id,
 	if (type != ET_EXEC && type != ET_DYN)
 		return -EINVAL;
 
+	/* the header stays mapped until the next read: its fields come first */
 	switch (class) {
 	case ELFCLASS32:
 		return get_build_id_32(r, (const void *)ident, build_id, size);
@@ -348,11 +349,13 @@ int build_id_parse(struct vm_area_struct *vma, unsigned char *build_id,
 	 * Not i_size_read(): on 32-bit SMP it is a seqcount loop, which never
 	 * ends when the bpf stack map gets here from NMI in the middle of an
 	 * i_size_write() on this cpu.  A torn read only gives a wrong limit:
-	 * every read is still of cached pages, and bounded.
+	 * every read is still of cached pages, and bounded.  The clamp keeps
+	 * every page index below NO_PAGE, and within pgoff_t.
 	 */
 	isize = READ_ONCE(file_inode(file)->i_size);
 	r.mapping = file->f_mapping;
-	r.limit = max_t(loff_t, isize, 0);
+	r.limit = clamp_t(loff_t, isize, 0, MAX_LFS_FILESIZE);
+	r.kaddr = NULL;
 	r.page = NULL;
 	r.index = NO_PAGE;
 	r.uncached = false;

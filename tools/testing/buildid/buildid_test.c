@@ -636,6 +636,16 @@ static void test_truncated(void)
 	setup(IMG_NOTE_OFF64 + 36);	/* exactly up to the note's end */
 	img_elf64(page, id20, 20);
 	EXPECT(id_is(id20, 20));
+
+	/* sizes a torn read could give: clamped, never a bad page index */
+	setup(-1);
+	img_elf64(page, id20, 20);
+	EXPECT(no_id());
+	setup(LLONG_MAX);
+	img_elf64(page, id20, 20);
+	EXPECT(id_is(id20, 20));
+	img_elf64(page, id20, 20)->p_offset = ((uint64_t)LLONG_MAX & ~0xfffull) - 4096;
+	EXPECT(no_id());
 }
 
 struct test {

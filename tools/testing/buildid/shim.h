@@ -11,6 +11,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,11 +49,17 @@
 	type __y = (y);						\
 	__x < __y ? __x : __y;					\
 })
-#define max_t(type, x, y) ({					\
-	type __x = (x);						\
-	type __y = (y);						\
-	__x > __y ? __x : __y;					\
+#define clamp_t(type, v, lo, hi) ({				\
+	type __v = (v);						\
+	type __lo = (lo);					\
+	type __hi = (hi);					\
+	__v < __lo ? __lo : __v > __hi ? __hi : __v;		\
 })
+
+/* as the kernel has it for 32-bit and 64-bit longs */
+#define MAX_LFS_FILESIZE	(sizeof(long) == 4 ?			\
+				 (loff_t)ULONG_MAX << PAGE_SHIFT :	\
+				 (loff_t)LLONG_MAX)
 
 #ifdef SHIM_NO_HOOK
 /* benchmarks: READ_ONCE as the kernel has it, a single load */
