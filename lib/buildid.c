@@ -130,8 +130,9 @@ static __always_inline const void *reader_read(struct buildid_reader *r,
  * file, a range the caller has checked lies within it.  At most *@budget
  * bytes are looked at, and *@budget is reduced by what the range used.
  */
-static int parse_build_id(struct buildid_reader *r, u64 off, u64 len,
-			  u32 *budget, unsigned char *build_id, __u32 *size)
+static __always_inline int
+parse_build_id(struct buildid_reader *r, u64 off, u64 len, u32 *budget,
+	       unsigned char *build_id, __u32 *size)
 {
 	u64 end;
 
@@ -154,12 +155,10 @@ static int parse_build_id(struct buildid_reader *r, u64 off, u64 len,
 		type = READ_ONCE(nhdr->n_type);
 
 		/*
-		 * Both sizes are at most len, itself at most a budget of a
-		 * few pages, so nothing below wraps.
+		 * In 64 bits: off is below 2^63 (a file offset), the sizes
+		 * below 2^32, so nothing here wraps.
 		 */
-		if (namesz > len || descsz > len)
-			return -EINVAL;
-		desc_off = off + sizeof(*nhdr) + ALIGN(namesz, 4);
+		desc_off = off + sizeof(*nhdr) + ALIGN((u64)namesz, 4);
 		if (desc_off > end || descsz > end - desc_off)
 			return -EINVAL;
 
@@ -172,9 +171,8 @@ static int parse_build_id(struct buildid_reader *r, u64 off, u64 len,
 				desc = reader_read(r, desc_off, descsz);
 				if (!desc)
 					return -EFAULT;
+				/* the rest of build_id was zeroed on entry */
 				memcpy(build_id, desc, descsz);
-				memset(build_id + descsz, 0,
-				       BUILD_ID_SIZE_MAX - descsz);
 				if (size)
 					*size = descsz;
 				return 0;
@@ -219,13 +217,16 @@ static int get_build_id_32(struct buildid_reader *r,
 	/* the whole table at once when it is in one page, as it nearly always is */
 	table = reader_read(r, phoff, phnum * sizeof(*table));
 	for (i = 0; i < phnum; i++) {
-		const struct elf32_phdr *phdr = table ? &table[i] : NULL;
+		const struct elf32_phdr *phdr;
 		u32 offset, filesz;
 
-		if (!phdr)
+		if (likely(table)) {
+			phdr = &table[i];
+		} else {
 			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
-		if (!phdr)
-			return -EFAULT;
+			if (!phdr)
+				return -EFAULT;
+		}
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
@@ -263,13 +264,16 @@ static int get_build_id_64(struct buildid_reader *r,
 	/* the whole table at once when it is in one page, as it nearly always is */
 	table = reader_read(r, phoff, phnum * sizeof(*table));
 	for (i = 0; i < phnum; i++) {
-		const struct elf64_phdr *phdr = table ? &table[i] : NULL;
+		const struct elf64_phdr *phdr;
 		u64 offset, filesz;
 
-		if (!phdr)
+		if (likely(table)) {
+			phdr = &table[i];
+		} else {
 			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
-		if (!phdr)
-			return -EFAULT;
+			if (!phdr)
+				return -EFAULT;
+		}
 		if (READ_ONCE(phdr->p_type) != PT_NOTE)
 			continue;
 		offset = READ_ONCE(phdr->p_offset);
@@ -360,7 +364,8 @@ int build_id_parse(struct vm_area_struct *vma, unsigned char *build_id,
 	r.index = NO_PAGE;
 	r.uncached = false;
 
-	ret = get_build_id(&r, build_id, size);
+	/* page 0 first: it holds the ELF header, and nearly always the rest */
+	ret = reader_map(&r, 0) ? get_build_id(&r, build_id, size) : -EFAULT;
 	reader_unmap(&r);
 	if (ret) {
 		memset(build_id, 0, BUILD_ID_SIZE_MAX);

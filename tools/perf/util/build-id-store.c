@@ -264,6 +264,7 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 					       0, &path);
 	}
 	e->asked = true;
+	e->fetch_why = NULL;
 	if (fd >= 0) {
 		close(fd);
 		e->fetched = path;
@@ -318,10 +319,45 @@ static void *fetch_worker(void *arg)
  *   may be another download's, which then fails with EBADF, or EIO when
  *   it writes;
  * - it makes its cache directory with a stat() then a mkdir(): EEXIST.
+ * And a server under load may reset one of many connections: ECONNRESET.
  */
 static bool fetch__worth_again(int err)
 {
-	return err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST;
+	return err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST ||
+	       err == -ECONNRESET;
+}
+
+static bool fetched__has_build_id(struct store_entry *e)
+{
+	struct build_id bid;
+
+	return filename__read_build_id(e->fetched, &bid) > 0 &&
+	       !build_id__cmp(&bid, &e->dso->bid);
+}
+
+/*
+ * Downloads made in parallel that do not have the build id asked for.
+ * libdebuginfod 0.188 under threads (elfutils PR29696: a descriptor
+ * closed twice) sometimes reports success for a file left empty in its
+ * cache, where it would answer every later request with it: remove the
+ * entry, and have the download made again, alone.
+ */
+static void drop_bad_downloads(struct store_entry *entries, size_t nr)
+{
+	size_t j;
+
+	for (j = 0; j < nr; j++) {
+		struct store_entry *e = &entries[j];
+
+		if (!store_entry__wanted(e) || !e->fetched || fetched__has_build_id(e))
+			continue;
+		pr_debug("debuginfod: %s: %s has another build id, fetched again\n",
+			 e->sbuild_id, e->fetched);
+		unlink(e->fetched);
+		zfree(&e->fetched);
+		e->err = -EIO;
+		e->fetch_why = "the downloaded file has another build id";
+	}
 }
 
 static void fetch_again(struct store_entry *entries, size_t nr)
@@ -373,6 +409,7 @@ static void fetch_missing(struct store_entry *entries, size_t nr)
 	if (q.progress)
 		fprintf(stderr, "\r\033[K");
 	pthread_mutex_destroy(&q.lock);
+	drop_bad_downloads(entries, nr);
 	fetch_again(entries, nr);
 }
 
@@ -417,14 +454,6 @@ static char *fetched_cachedir(struct store_entry *e)
 }
 
 /* Is the download @e's binary? */
-static bool fetched__has_build_id(struct store_entry *e)
-{
-	struct build_id bid;
-
-	return filename__read_build_id(e->fetched, &bid) > 0 &&
-	       !build_id__cmp(&bid, &e->dso->bid);
-}
-
 /* The downloads sit in the debuginfod client cache: copy them. */
 static void store_fetched(struct store_entry *entries, size_t nr)
 {
@@ -436,8 +465,11 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 
 		if (!store_entry__wanted(e) || !e->fetched)
 			continue;
-		/* a server's wrong file is worse than none */
+		/* a server's wrong file is worse than none, here or in its cache */
 		if (!fetched__has_build_id(e)) {
+			pr_debug("debuginfod: %s: %s has another build id, removed\n",
+				 e->sbuild_id, e->fetched);
+			unlink(e->fetched);
 			e->fetch_why = "the downloaded file has another build id";
 			continue;
 		}
