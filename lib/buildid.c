@@ -27,13 +27,16 @@
 
 /*
  * Work is bounded whatever the file claims: program header tables of at
- * most a page, and at most this many bytes of notes looked at per call,
- * over all PT_NOTE segments.  Real files have a few hundred bytes of
- * notes.
+ * most a page, and at most this many bytes of PT_NOTE segments per call,
+ * all segments together (a segment is charged in full, or up to what is
+ * left).  Real files have a few hundred bytes of notes.
  */
-#define BUILD_ID_NOTES_MAX	(4 * PAGE_SIZE)
+#define BUILD_ID_NOTES_MAX	(16 * 1024)
 
-/* No page has this index: the size read is clamped to MAX_LFS_FILESIZE. */
+/*
+ * No page has this index: every read is at least a byte long and ends
+ * within the size, itself clamped to MAX_LFS_FILESIZE.
+ */
 #define NO_PAGE		(~(pgoff_t)0)
 
 /* A window onto the cached pages of a file, one page mapped at a time. */
@@ -107,9 +110,9 @@ static noinline const void *reader_read_slow(struct buildid_reader *r,
 }
 
 /*
- * Point to the @len bytes at offset @off of the file, or return NULL when
- * they are not all in the file and in cached pages, or cross a page
- * boundary and are more than a header.  The bytes stay valid until the
+ * Point to the @len bytes (at least 1) at offset @off of the file, or
+ * return NULL when they are not all in the file and in cached pages, or
+ * cross a page boundary and are more than sizeof(r->buf).  The bytes stay valid until the
  * next call; fields must still be read once each (READ_ONCE), as a page
  * may change under us.
  */
@@ -155,8 +158,8 @@ parse_build_id(struct buildid_reader *r, u64 off, u64 len, u32 *budget,
 		type = READ_ONCE(nhdr->n_type);
 
 		/*
-		 * In 64 bits: off is below 2^63 (a file offset), the sizes
-		 * below 2^32, so nothing here wraps.
+		 * In u64: off is below 2^63 (a file offset), the sizes below
+		 * 2^32, so nothing here wraps.
 		 */
 		desc_off = off + sizeof(*nhdr) + ALIGN((u64)namesz, 4);
 		if (desc_off > end || descsz > end - desc_off)
@@ -210,7 +213,7 @@ static int get_build_id_32(struct buildid_reader *r,
 	    phoff < sizeof(*ehdr) || !IS_ALIGNED(phoff, 4))
 		return -EINVAL;
 	/* a table of at most a page, and all of it in the file */
-	if (phnum > PAGE_SIZE / sizeof(struct elf32_phdr) ||
+	if (!phnum || phnum > PAGE_SIZE / sizeof(struct elf32_phdr) ||
 	    !in_file(r, phoff, phnum * sizeof(struct elf32_phdr)))
 		return -EINVAL;
 
@@ -223,7 +226,8 @@ static int get_build_id_32(struct buildid_reader *r,
 		if (likely(table)) {
 			phdr = &table[i];
 		} else {
-			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
+			phdr = reader_read(r, (u64)phoff + i * sizeof(*phdr),
+					   sizeof(*phdr));
 			if (!phdr)
 				return -EFAULT;
 		}
@@ -237,7 +241,8 @@ static int get_build_id_32(struct buildid_reader *r,
 		if (!parse_build_id(r, offset, filesz, &budget, build_id, size))
 			return 0;
 		/* the notes may have moved the window off the table's page */
-		table = reader_read(r, phoff, phnum * sizeof(*table));
+		if (i + 1 < phnum)
+			table = reader_read(r, phoff, phnum * sizeof(*table));
 	}
 	return -EINVAL;
 }
@@ -257,7 +262,7 @@ static int get_build_id_64(struct buildid_reader *r,
 	    phoff < sizeof(*ehdr) || !IS_ALIGNED(phoff, 8))
 		return -EINVAL;
 	/* a table of at most a page, and all of it in the file */
-	if (phnum > PAGE_SIZE / sizeof(struct elf64_phdr) ||
+	if (!phnum || phnum > PAGE_SIZE / sizeof(struct elf64_phdr) ||
 	    !in_file(r, phoff, phnum * sizeof(struct elf64_phdr)))
 		return -EINVAL;
 
@@ -270,7 +275,8 @@ static int get_build_id_64(struct buildid_reader *r,
 		if (likely(table)) {
 			phdr = &table[i];
 		} else {
-			phdr = reader_read(r, phoff + i * sizeof(*phdr), sizeof(*phdr));
+			phdr = reader_read(r, (u64)phoff + i * sizeof(*phdr),
+					   sizeof(*phdr));
 			if (!phdr)
 				return -EFAULT;
 		}
@@ -284,7 +290,8 @@ static int get_build_id_64(struct buildid_reader *r,
 		if (!parse_build_id(r, offset, filesz, &budget, build_id, size))
 			return 0;
 		/* the notes may have moved the window off the table's page */
-		table = reader_read(r, phoff, phnum * sizeof(*table));
+		if (i + 1 < phnum)
+			table = reader_read(r, phoff, phnum * sizeof(*table));
 	}
 	return -EINVAL;
 }
@@ -330,7 +337,7 @@ static int get_build_id(struct buildid_reader *r, unsigned char *build_id,
  * date are read: this never sleeps, faults or does I/O.
  *
  * Return: 0 on success.  A negative errno when no id was found: -EFAULT
- * if a page the search needed was not cached or not up to date, -EINVAL
+ * if a page it read from was not cached or not up to date, -EINVAL
  * otherwise (no file, not ELF, no note, malformed); then @build_id is all
  * zero and *@size is 0.
  */

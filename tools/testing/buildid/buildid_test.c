@@ -314,6 +314,7 @@ static void test_bad_phdrs(void)
 {
 	struct elf64_hdr *eh = (struct elf64_hdr *)page;
 	struct elf32_hdr *eh32 = (struct elf32_hdr *)page;
+	int ret;
 	static const uint64_t bad_phoff[] = {
 		0, 8, 0x1000, 0x1000 - 8, 0xffffffffull, 0xfffffffffffffff8ull,
 		0x8000000000000000ull,
@@ -340,6 +341,12 @@ static void test_bad_phdrs(void)
 	sm.inode.i_size = sizeof(*eh) + eh->e_phnum * sizeof(struct elf64_phdr) - 1;
 	EXPECT(no_id());
 	sm.inode.i_size = 8192;
+	/* no table, on a page not cached: nothing to read, so not -EFAULT */
+	pgs[1].data = NULL;
+	eh->e_phoff = PAGE_SIZE;
+	eh->e_phnum = 0;
+	EXPECT(parse(&ret) == 0 && ret == -EINVAL);
+	eh->e_phoff = sizeof(*eh);
 	eh->e_phnum = 2;
 	eh->e_phentsize = 32;
 	EXPECT(no_id());
