@@ -75,6 +75,15 @@ go_layout() {	# IN OUT
 	objcopy --add-section .note.gnu.build-id="$tmp/note.bin" "$tmp/nonote" "$2"
 }
 id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
+# lists NAME DATA ID PATH: buildid-list of DATA has the line "ID PATH", or
+# a FAIL line for NAME and the list, and a non-zero status.
+lists() {
+	perf buildid-list -i "$2" | grep -q "^$3 $4\$" && return 0
+	echo "$1 [Failed - buildid-list does not list $3 $4]"
+	perf buildid-list -i "$2"
+	err=1
+	return 1
+}
 id=$(id_of "$tmp/prog")
 id_md5=$(id_of "$tmp/prog-md5")
 
@@ -177,12 +186,7 @@ test_fill() {
 
 	perf record -B -o "$tmp/go-rec.data" "$tmp/prog-go" 2> /dev/null
 	mmap3_of "$name" "$tmp/go-rec.data" "$tmp/go.data" || return 0
-	if ! perf buildid-list -i "$tmp/go.data" | grep -q "^$go_id $tmp/prog-go\$"; then
-		echo "$name [Failed - buildid-list does not list $go_id $tmp/prog-go]"
-		perf buildid-list -i "$tmp/go.data"
-		err=1
-		return
-	fi
+	lists "$name" "$tmp/go.data" "$go_id" "$tmp/prog-go" || return 0
 	# shellcheck disable=SC2016 # sh expands them
 	perf record -B -o "$tmp/repl-rec.data" -- sh -c \
 		'"$1" 60000000 & sleep 0.3; mv "$2" "$1"; wait' sh "$tmp/prog-go" "$tmp/prog-v2" \
@@ -294,12 +298,7 @@ C
 
 	perf record -B -o "$tmp/past-rec.data" "$tmp/prog-past" 2> /dev/null
 	mmap3_of "$name" "$tmp/past-rec.data" "$tmp/past.data" || return 0
-	if ! perf buildid-list -i "$tmp/past.data" | grep -q "^$so_id $tmp/libpast.so\$"; then
-		echo "$name [Failed - buildid-list does not list $so_id $tmp/libpast.so]"
-		perf buildid-list -i "$tmp/past.data"
-		err=1
-		return
-	fi
+	lists "$name" "$tmp/past.data" "$so_id" "$tmp/libpast.so" || return 0
 	echo "$name [Success]"
 }
 
