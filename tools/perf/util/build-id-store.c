@@ -10,7 +10,9 @@
  * entry already in the cache is reused.  Downloads run in parallel, a bounded
  * number at a time; libdebuginfod honours DEBUGINFOD_URLS and
  * DEBUGINFOD_TIMEOUT and only ever renames complete files into its cache,
- * and copies into ~/.debug go through a temporary name too.
+ * and copies into ~/.debug go through a temporary name too.  With each
+ * downloaded binary comes its debuginfo, where a server has it: what
+ * names the static functions of a stripped binary.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -51,6 +53,8 @@ struct store_entry {
 	struct dso	*dso;
 	char		sbuild_id[SBUILD_ID_SIZE];
 	char		*fetched;	/* downloaded file */
+	char		*fetched_debug;	/* its downloaded debuginfo */
+	bool		fetched_good;	/* fetched has the build id asked for */
 	int		err;		/* of the download, a -errno */
 	const char	*why;		/* not stored from this machine: why */
 	const char	*fetch_why;	/* downloaded, not stored: why */
@@ -65,10 +69,14 @@ static bool store_entry__wanted(struct store_entry *e)
 	return !e->ok && !e->no_id;
 }
 
-/* buildid.debuginfod = URLS, buildid.debuginfod-jobs = N */
+/*
+ * buildid.debuginfod = URLS (or upstream perf's buildid-cache.debuginfod),
+ * buildid.debuginfod-jobs = N
+ */
 int build_id_store__config(const char *var, const char *value)
 {
-	if (!strcmp(var, "buildid.debuginfod")) {
+	if (!strcmp(var, "buildid.debuginfod") ||
+	    !strcmp(var, "buildid-cache.debuginfod")) {
 		/* the environment wins, as for every libdebuginfod user */
 		if (value && !getenv("DEBUGINFOD_URLS"))
 			setenv("DEBUGINFOD_URLS", value, 1);
@@ -86,30 +94,39 @@ int build_id_store__config(const char *var, const char *value)
 }
 
 /*
- * Copy @from into the cache directory @dir (NULL: out of memory) of the
- * binary with id @sbuild_id, and link to it.  mkdir_p() writes into @dir
- * for a while, hence not const.
+ * @from as @dir/@base: a hard link where the file system allows (the
+ * debuginfod client cache is usually on the same one as ~/.debug), else
+ * a copy.  Another perf may put its whole file there first: that one
+ * will do.
  */
-static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
-				    const char *from)
+static int cache_dir__add_file(const char *dir, const char *base, const char *from)
 {
-	char *file = NULL;
-	int err = -1;
+	char *file;
+	int err = 0;
 
-	if (!dir || mkdir_p(dir, 0755))
-		goto out_free;
-	if (asprintf(&file, "%s/elf", dir) < 0) {
-		file = NULL;
-		goto out_free;
-	}
-	/* another perf may link its whole copy in first: that one will do */
-	if (access(file, F_OK) && copyfile(from, file) && access(file, F_OK))
-		goto out_free;
-
-	err = build_id_cache__link(sbuild_id, dir);
-out_free:
+	if (asprintf(&file, "%s/%s", dir, base) < 0)
+		return -1;
+	if (access(file, F_OK) && link(from, file) && errno != EEXIST &&
+	    copyfile(from, file) && access(file, F_OK))
+		err = -1;
 	free(file);
 	return err;
+}
+
+/*
+ * Put @from, and @debug if not NULL, into the cache directory @dir (NULL:
+ * out of memory) of the binary with id @sbuild_id, and link to it.
+ * mkdir_p() writes into @dir for a while, hence not const.
+ */
+static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
+				    const char *from, const char *debug)
+{
+	if (!dir || mkdir_p(dir, 0755) || cache_dir__add_file(dir, "elf", from))
+		return -1;
+	/* without it, perf report has the stripped binary's symbols only */
+	if (debug && cache_dir__add_file(dir, "debug", debug))
+		pr_debug("cannot store %s in %s\n", debug, dir);
+	return build_id_cache__link(sbuild_id, dir);
 }
 
 /* The running kernel, if it is the one recorded: its kallsyms. */
@@ -156,7 +173,7 @@ static bool store_module(struct store_entry *e)
 		/* the decompressed copy, cached under the module's name */
 		dir = build_id_cache__cachedir(e->sbuild_id, dso->long_name,
 					       NULL, false, false);
-		ok = !build_id_cache__add_copy(e->sbuild_id, dir, tmp);
+		ok = !build_id_cache__add_copy(e->sbuild_id, dir, tmp, NULL);
 		free(dir);
 	} else {
 		ok = !build_id_cache__add_s(e->sbuild_id, path, NULL, false, false);
@@ -243,6 +260,48 @@ struct fetch_queue {
 	pthread_mutex_t		lock;
 };
 
+static bool file__has_build_id(const char *path, struct build_id *want)
+{
+	struct build_id bid;
+
+	return filename__read_build_id(path, &bid) > 0 && !build_id__cmp(&bid, want);
+}
+
+/* A downloaded debuginfo of another build: out of the client cache too. */
+static void drop_bad_debuginfo(struct store_entry *e)
+{
+	if (!e->fetched_debug || file__has_build_id(e->fetched_debug, &e->dso->bid))
+		return;
+	pr_debug("debuginfod: %s: %s has another build id, removed\n",
+		 e->sbuild_id, e->fetched_debug);
+	unlink(e->fetched_debug);
+	zfree(&e->fetched_debug);
+}
+
+/*
+ * The debuginfo of a user binary just downloaded, where a server has it
+ * (Debian's -dbgsym packages, say): optional, so a failure is no FAIL.
+ * A server answers with the binary itself when that has the debug info.
+ */
+static void fetch_debuginfo(debuginfod_client *client, struct store_entry *e)
+{
+	char *path = NULL;
+	int fd;
+
+	if (dso__is_kernel_side(e->dso))
+		return;
+	fd = debuginfod_find_debuginfo(client, (const unsigned char *)e->sbuild_id,
+				       0, &path);
+	if (fd < 0) {
+		free(path);
+		pr_debug("debuginfod: %s: no debuginfo: %s\n", e->sbuild_id,
+			 strerror(-fd));
+		return;
+	}
+	close(fd);
+	e->fetched_debug = path;
+}
+
 /* Download @e's binary: the executable, or a module's debuginfo. */
 static void fetch_one(debuginfod_client *client, struct store_entry *e)
 {
@@ -265,10 +324,15 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	}
 	e->asked = true;
 	e->fetch_why = NULL;
+	zfree(&e->fetched_debug);
 	if (fd >= 0) {
 		close(fd);
 		e->fetched = path;
 		e->err = 0;
+		/* a server's wrong file is worse than none: checked once, here */
+		e->fetched_good = file__has_build_id(path, &e->dso->bid);
+		if (e->fetched_good)
+			fetch_debuginfo(client, e);
 	} else {
 		free(path);
 		e->err = fd;
@@ -327,14 +391,6 @@ static bool fetch__worth_again(int err)
 	       err == -ECONNRESET;
 }
 
-static bool fetched__has_build_id(struct store_entry *e)
-{
-	struct build_id bid;
-
-	return filename__read_build_id(e->fetched, &bid) > 0 &&
-	       !build_id__cmp(&bid, &e->dso->bid);
-}
-
 /*
  * Downloads made in parallel that do not have the build id asked for.
  * libdebuginfod 0.188 under threads (elfutils PR29696: a descriptor
@@ -349,7 +405,8 @@ static void drop_bad_downloads(struct store_entry *entries, size_t nr)
 	for (j = 0; j < nr; j++) {
 		struct store_entry *e = &entries[j];
 
-		if (!store_entry__wanted(e) || !e->fetched || fetched__has_build_id(e))
+		drop_bad_debuginfo(e);
+		if (!store_entry__wanted(e) || !e->fetched || e->fetched_good)
 			continue;
 		pr_debug("debuginfod: %s: %s has another build id, fetched again\n",
 			 e->sbuild_id, e->fetched);
@@ -453,8 +510,7 @@ static char *fetched_cachedir(struct store_entry *e)
 	return build_id_cache__cachedir(e->sbuild_id, e->fetched, NULL, false, false);
 }
 
-/* Is the download @e's binary? */
-/* The downloads sit in the debuginfod client cache: copy them. */
+/* The downloads sit in the debuginfod client cache: link or copy them. */
 static void store_fetched(struct store_entry *entries, size_t nr)
 {
 	size_t j;
@@ -465,8 +521,9 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 
 		if (!store_entry__wanted(e) || !e->fetched)
 			continue;
+		drop_bad_debuginfo(e);
 		/* a server's wrong file is worse than none, here or in its cache */
-		if (!fetched__has_build_id(e)) {
+		if (!e->fetched_good) {
 			pr_debug("debuginfod: %s: %s has another build id, removed\n",
 				 e->sbuild_id, e->fetched);
 			unlink(e->fetched);
@@ -474,7 +531,8 @@ static void store_fetched(struct store_entry *entries, size_t nr)
 			continue;
 		}
 		dir = fetched_cachedir(e);
-		e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched) ||
+		e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched,
+						  e->fetched_debug) ||
 			build_id_cache__cached(e->sbuild_id);
 		if (!e->ok)
 			e->fetch_why = "cannot write the download to the build-id cache";
@@ -649,6 +707,7 @@ int perf_session__store_build_ids(struct perf_session *session,
 			       e->why);
 		fails += !e->ok;
 		free(e->fetched);
+		free(e->fetched_debug);
 	}
 	free(entries);
 	return fails;
