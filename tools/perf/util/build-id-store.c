@@ -405,7 +405,6 @@ static void drop_bad_downloads(struct store_entry *entries, size_t nr)
 	for (j = 0; j < nr; j++) {
 		struct store_entry *e = &entries[j];
 
-		drop_bad_debuginfo(e);
 		if (!store_entry__wanted(e) || !e->fetched || e->fetched_good)
 			continue;
 		pr_debug("debuginfod: %s: %s has another build id, fetched again\n",
