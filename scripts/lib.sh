@@ -13,6 +13,11 @@ overlay_files() {
 		include kernel lib tools Documentation | sort)
 }
 
+# The GNU build id of an ELF file, or nothing.
+id_of() {
+	readelf -n "$1" 2> /dev/null | awk '/Build ID/ {print $3; exit}'
+}
+
 # A TCP port on 127.0.0.1 that is free now, for a test server.
 free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

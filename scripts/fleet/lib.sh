@@ -25,6 +25,8 @@
 #   fleet_down                stop every server, delete every namespace
 #                             (callers trap it; safe to call twice)
 #
+# Callers source scripts/lib.sh first (id_of).
+#
 # FLEET_DELAY_MS (default 20), FLEET_TRICKLE_BPS (build2's relay sends at
 # that rate: a server that trickles; default off).
 
@@ -157,7 +159,7 @@ fleet_package() {
 	shift 4
 	t=$(mktemp -d "$dir/.pkg.XXXXXX")
 	gcc -g -O2 -Wl,--build-id=sha1 "$@" -o "$t/$name" "$src" || return 1
-	id=$(readelf -n "$t/$name" | awk '/Build ID/ {print $3; exit}')
+	id=$(id_of "$t/$name")
 	[ -n "$id" ] || { echo "fleet: $name has no build id" >&2; return 1; }
 	dbg=usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
 	mkdir -p "$t/deb/usr/bin" "$t/deb/DEBIAN" "$t/ddeb/${dbg%/*}" "$t/ddeb/DEBIAN"
