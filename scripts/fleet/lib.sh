@@ -27,8 +27,8 @@
 #
 # Callers source scripts/lib.sh first (id_of).
 #
-# FLEET_DELAY_MS (default 20), FLEET_TRICKLE_BPS (build2's relay sends at
-# that rate: a server that trickles; default off).
+# FLEET_DELAY_MS (default 20), FLEET_TRICKLE_BPS (central's relay sends to
+# the analysis host at that rate: a server that trickles; default off).
 
 FLEET_DELAY_MS=${FLEET_DELAY_MS:-20}
 FLEET_TRICKLE_BPS=${FLEET_TRICKLE_BPS:-}
@@ -76,7 +76,7 @@ fleet_serve() {
 	shift 2
 	fleet_bg "$host" "$host-debuginfod" debuginfod -p "$FLEET_SPORT" \
 		-d "$FLEET_WORK/$host.sqlite" "$@"
-	if [ "$host" = build2 ] && [ -n "$FLEET_TRICKLE_BPS" ]; then
+	if [ "$host" = central ] && [ -n "$FLEET_TRICKLE_BPS" ]; then
 		trickle=(--trickle "$FLEET_TRICKLE_BPS")
 	fi
 	: > "$FLEET_WORK/$host.requests"

@@ -30,10 +30,12 @@ async def pump(reader, writer, delay, log=None, trickle=0):
             if wait > 0:
                 await asyncio.sleep(wait)
             if trickle:
-                for i in range(0, len(data), 64):
-                    writer.write(data[i:i + 64])
+                # a piece each 10 ms or so
+                step = max(64, trickle // 100)
+                for i in range(0, len(data), step):
+                    writer.write(data[i:i + step])
                     await writer.drain()
-                    await asyncio.sleep(64 / trickle)
+                    await asyncio.sleep(step / trickle)
             else:
                 writer.write(data)
                 await writer.drain()

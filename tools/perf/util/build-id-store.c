@@ -14,12 +14,18 @@
  * downloaded binary comes its debuginfo, where a server has it: what
  * names the static functions of a stripped binary.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <linux/compiler.h>
 #include <linux/err.h>
 #include <linux/list.h>
 #include <linux/string.h>
@@ -48,19 +54,49 @@
 #define STORE_JOBS_DEFAULT	8
 
 static int store_jobs = STORE_JOBS_DEFAULT;
+static char *record_debuginfod;	/* record.debuginfod: "system" or URLs */
+/*
+ * ^C or a TERM while downloading: the signal, to end cleanly then die
+ * of.  Set by a signal handler: read with READ_ONCE().
+ */
+static sig_atomic_t store_interrupted;
 
 struct store_entry {
 	struct dso	*dso;
 	char		sbuild_id[SBUILD_ID_SIZE];
 	char		*fetched;	/* downloaded file */
 	char		*fetched_debug;	/* its downloaded debuginfo */
+	u64		fetched_bytes;	/* their sizes */
 	bool		fetched_good;	/* fetched has the build id asked for */
 	int		err;		/* of the download, a -errno */
+	bool		over_maxtime;	/* err came at DEBUGINFOD_MAXTIME */
+	bool		interrupted;	/* err came of a signal */
 	const char	*why;		/* not stored from this machine: why */
 	const char	*fetch_why;	/* downloaded, not stored: why */
 	bool		asked;		/* debuginfod was asked */
 	bool		no_id;		/* hit, but recorded without an id */
 	bool		ok;
+	bool		reported;	/* its OK or FAIL line is out */
+};
+
+/* One --store: what its downloads share, under lock once they run. */
+struct store_run {
+	struct store_entry	*entries;
+	size_t			nr;
+	size_t			next;		/* the next to download */
+	bool			debuginfod;	/* report --store */
+	int			fails;
+	/* a line redrawn on a terminal; with DEBUGINFOD_PROGRESS, lines */
+	bool			progress_tty;
+	bool			progress_lines;
+	bool			drawn;
+	u64			drawn_ms;
+	size_t			todo;		/* downloads */
+	size_t			done;
+	u64			bytes;		/* downloaded, of those done */
+	u64			inflight[64];	/* downloaded, of each one under way */
+	int			nr_workers;
+	pthread_mutex_t		lock;
 };
 
 /* Wanted from debuginfod: not stored yet, and with an id to ask for. */
@@ -71,10 +107,16 @@ static bool store_entry__wanted(struct store_entry *e)
 
 /*
  * buildid.debuginfod = URLS (or upstream perf's buildid-cache.debuginfod),
- * buildid.debuginfod-jobs = N
+ * buildid.debuginfod-jobs = N, and perf record's record.debuginfod = URLS
+ * or "system" (see build_id_store__record_begin())
  */
 int build_id_store__config(const char *var, const char *value)
 {
+	if (!strcmp(var, "record.debuginfod")) {
+		free(record_debuginfod);
+		record_debuginfod = value ? strdup(value) : NULL;
+		return 0;
+	}
 	if (!strcmp(var, "buildid.debuginfod") ||
 	    !strcmp(var, "buildid-cache.debuginfod")) {
 		/* the environment wins, as for every libdebuginfod user */
@@ -249,16 +291,144 @@ static bool store_local(struct store_entry *e)
 	return false;
 }
 
+static u64 now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* Why debuginfod did not give @e, into @buf. */
+static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
+{
 #ifdef HAVE_DEBUGINFOD_SUPPORT
-struct fetch_queue {
-	struct store_entry	*entries;
-	size_t			nr;
-	size_t			next;
-	size_t			done;
-	size_t			todo;
-	bool			progress;
-	pthread_mutex_t		lock;
+	if (e->fetch_why)
+		return e->fetch_why;
+	if (!e->asked)
+		return READ_ONCE(store_interrupted) ? "debuginfod: interrupted" :
+		       getenv("DEBUGINFOD_URLS") ? "debuginfod not asked" :
+		       "no debuginfod server: DEBUGINFOD_URLS is not set";
+	if (e->interrupted)
+		return "debuginfod: interrupted";
+	switch (e->err) {
+	case -ENOENT:
+		return "not on any debuginfod server";
+	case -ETIME:
+	case -ETIMEDOUT:
+		return e->over_maxtime ?
+		       "debuginfod: not downloaded within DEBUGINFOD_MAXTIME" :
+		       "debuginfod timed out (DEBUGINFOD_TIMEOUT)";
+	case -EFBIG:
+		return "debuginfod: larger than DEBUGINFOD_MAXSIZE";
+	default:
+		snprintf(buf, size, "debuginfod: %s", strerror(-e->err));
+		return buf;
+	}
+#else
+	return "perf built without libdebuginfod";
+#endif
+}
+
+static void store_run__progress(struct store_run *run, bool now);
+static void store_run__progress_clear(struct store_run *run);
+
+/* @e's line, "OK <id> <name>" or "FAIL <id> <name> (<why>)", out now. */
+static void store_run__report(struct store_run *run, struct store_entry *e)
+{
+	bool drawn = run->drawn;
+	char buf[128];
+
+	store_run__progress_clear(run);
+	if (e->ok)
+		printf("OK %s %s\n", e->sbuild_id, e->dso->long_name);
+	else if (run->debuginfod && !e->no_id)
+		printf("FAIL %s %s (%s; %s)\n", e->sbuild_id, e->dso->long_name,
+		       e->why, fetch_why(e, buf, sizeof(buf)));
+	else
+		printf("FAIL %s %s (%s)\n", e->sbuild_id, e->dso->long_name, e->why);
+	fflush(stdout);
+	run->fails += !e->ok;
+	e->reported = true;
+	if (drawn || run->progress_lines)
+		store_run__progress(run, true);
+}
+
+/* "debuginfod: 3/50 done, 1.2 MB": the downloads so far. */
+static void store_run__progress(struct store_run *run, bool now)
+{
+	u64 bytes = run->bytes, ms = now_ms();
+	int i;
+
+	if (run->progress_lines) {
+		if (now)
+			fprintf(stderr, "debuginfod: %zu/%zu done, %.1f MB\n",
+				run->done, run->todo, bytes / 1e6);
+		return;
+	}
+	if (!run->progress_tty || run->done == run->todo ||
+	    (!now && ms - run->drawn_ms < 100))
+		return;
+	for (i = 0; i < run->nr_workers; i++)
+		bytes += run->inflight[i];
+	fprintf(stderr, "\r\033[Kdebuginfod: %zu/%zu done, %.1f MB",
+		run->done, run->todo, bytes / 1e6);
+	run->drawn_ms = ms;
+	run->drawn = true;
+}
+
+static void store_run__progress_clear(struct store_run *run)
+{
+	if (run->drawn)
+		fputs("\r\033[K", stderr);
+	run->drawn = false;
+}
+
+#ifdef HAVE_DEBUGINFOD_SUPPORT
+struct fetch_worker {
+	struct store_run	*run;
+	int			idx;	/* in run->inflight */
+	struct store_entry	*e;	/* downloading */
 };
+
+static void store__signal(int sig)
+{
+	WRITE_ONCE(store_interrupted, sig);
+}
+
+/*
+ * libdebuginfod calls it while it waits or downloads: @a of @b bytes
+ * once the size is known (before that, @a counts its loops).  Non-zero
+ * ends the download, whose temporary file libdebuginfod then removes.
+ */
+static int fetch_progress(debuginfod_client *client, long a, long b)
+{
+	struct fetch_worker *w = debuginfod_get_user_data(client);
+	struct store_run *run = w->run;
+
+	pthread_mutex_lock(&run->lock);
+	if (b > 0 && a >= 0 && w->e)	/* and its files done so far */
+		run->inflight[w->idx] = w->e->fetched_bytes + a;
+	store_run__progress(run, false);
+	pthread_mutex_unlock(&run->lock);
+	return READ_ONCE(store_interrupted) != 0;
+}
+
+/*
+ * A client with our progress function: one progress line for all the
+ * downloads, where DEBUGINFOD_PROGRESS would have each thread write its
+ * own, and the way to stop a download on a signal.
+ */
+static debuginfod_client *fetch_client(struct fetch_worker *w)
+{
+	debuginfod_client *client = debuginfod_begin();
+
+	if (client) {
+		debuginfod_set_user_data(client, w);
+		debuginfod_set_progressfn(client, fetch_progress);
+	}
+	return client;
+}
 
 static bool file__has_build_id(const char *path, struct build_id *want)
 {
@@ -278,195 +448,128 @@ static void drop_bad_debuginfo(struct store_entry *e)
 	zfree(&e->fetched_debug);
 }
 
-/*
- * The debuginfo of a user binary just downloaded, where a server has it
- * (Debian's -dbgsym packages, say): optional, so a failure is no FAIL.
- * A server answers with the binary itself when that has the debug info.
- */
-static void fetch_debuginfo(debuginfod_client *client, struct store_entry *e)
+/* The debuginfod client cache, where libdebuginfod's manual says it is. */
+static int debuginfod_cache_dir(char *buf, size_t size)
 {
-	char *path = NULL;
-	int fd;
+	const char *path = getenv("DEBUGINFOD_CACHE_PATH");
+	const char *home = getenv("HOME") ?: "/", *xdg = getenv("XDG_CACHE_HOME");
 
-	if (dso__is_kernel_side(e->dso))
-		return;
-	fd = debuginfod_find_debuginfo(client, (const unsigned char *)e->sbuild_id,
-				       0, &path);
-	if (fd < 0) {
-		free(path);
-		pr_debug("debuginfod: %s: no debuginfo: %s\n", e->sbuild_id,
-			 strerror(-fd));
-		return;
-	}
-	close(fd);
-	e->fetched_debug = path;
+	if (path && *path)
+		return snprintf(buf, size, "%s", path);
+	snprintf(buf, size, "%s/.debuginfod_client_cache", home);
+	if (!access(buf, F_OK))
+		return strlen(buf);
+	if (xdg && *xdg)
+		return snprintf(buf, size, "%s/debuginfod_client", xdg);
+	return snprintf(buf, size, "%s/.cache/debuginfod_client", home);
 }
 
-/* Download @e's binary: the executable, or a module's debuginfo. */
-static void fetch_one(debuginfod_client *client, struct store_entry *e)
+/*
+ * libdebuginfod 0.188 takes a download its progress function ended for a
+ * "not found": it leaves an empty file at the download's place, which
+ * answers "not found" for 10 minutes (cache_miss_s), and may leave its
+ * temporary file.  Remove what the attempt that began at @since left, so
+ * that the next run asks the servers again.
+ */
+static void fetch_forget(struct store_entry *e, const char *type, time_t since)
 {
-	char *path = NULL;
+	char dir[PATH_MAX], file[PATH_MAX + NAME_MAX + 2];
+	size_t len = strlen(type);
+	struct dirent *d;
+	struct stat st;
+	DIR *dp;
+	int n;
+
+	n = debuginfod_cache_dir(dir, sizeof(dir));
+	if (n <= 0 || (size_t)n >= sizeof(dir) ||
+	    (size_t)snprintf(dir + n, sizeof(dir) - n, "/%s", e->sbuild_id) >= sizeof(dir) - n)
+		return;
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL) {
+		bool marker = !strcmp(d->d_name, type);
+		bool tmp = !strncmp(d->d_name, type, len) && d->d_name[len] == '.' &&
+			   strlen(d->d_name + len + 1) == 6;
+
+		snprintf(file, sizeof(file), "%s/%s", dir, d->d_name);
+		if ((marker || tmp) && !stat(file, &st) && st.st_mtime >= since &&
+		    (tmp || st.st_size == 0)) {
+			pr_debug("debuginfod: %s: interrupted, %s removed\n",
+				 e->sbuild_id, file);
+			unlink(file);
+		}
+	}
+	closedir(dp);
+}
+
+/*
+ * The executable (@debuginfo: the debuginfo) of @e into *@path.  Returns
+ * 0 or a -errno; libdebuginfod says -ETIME both for DEBUGINFOD_TIMEOUT and
+ * for DEBUGINFOD_MAXTIME, so the time it took tells which.
+ */
+static int fetch_file(debuginfod_client *client, struct store_entry *e,
+		      bool debuginfo, char **path)
+{
+	const unsigned char *id = (const unsigned char *)e->sbuild_id;
+	const char *maxtime = getenv("DEBUGINFOD_MAXTIME");
+	u64 start = now_ms();
+	time_t start_s = time(NULL);
+	struct stat st;
 	int fd;
 
-	fd = debuginfod_find_executable(client,
-					(const unsigned char *)e->sbuild_id,
-					0, &path);
+	*path = NULL;
+	fd = debuginfo ? debuginfod_find_debuginfo(client, id, 0, path) :
+	     debuginfod_find_executable(client, id, 0, path);
+	if (fd < 0) {
+		zfree(path);
+		e->over_maxtime = fd == -ETIME && maxtime && atoi(maxtime) > 0 &&
+				  now_ms() - start >= atoi(maxtime) * 1000ULL;
+		/* whatever libdebuginfod says of a download it was told to end */
+		e->interrupted = READ_ONCE(store_interrupted);
+		if (e->interrupted)
+			fetch_forget(e, debuginfo ? "debuginfo" : "executable",
+				     start_s);
+		pr_debug("debuginfod: %s: no %s: %s\n", e->sbuild_id,
+			 debuginfo ? "debuginfo" : "executable", strerror(-fd));
+		return fd;
+	}
+	if (!fstat(fd, &st))
+		e->fetched_bytes += st.st_size;
+	close(fd);
+	return 0;
+}
+
+/*
+ * Download @e's binary: the executable, or a module's debuginfo; then,
+ * for a user binary, its debuginfo where a server has it (Debian's
+ * -dbgsym packages, say).  That one is optional: no FAIL without it.  A
+ * server answers with the binary itself when that has the debug info.
+ */
+static void fetch_one(debuginfod_client *client, struct store_entry *e)
+{
+	char *path;
+
+	e->asked = true;
+	e->fetch_why = NULL;
+	e->interrupted = false;
+	e->fetched_bytes = 0;
+	zfree(&e->fetched_debug);
+	e->err = fetch_file(client, e, false, &path);
 	/*
 	 * A server indexes a kernel module (ET_REL) as debuginfo only; an
 	 * unstripped module has all perf needs.
 	 */
-	if (fd == -ENOENT && dso__is_kernel_side(e->dso)) {
-		free(path);
-		path = NULL;
-		fd = debuginfod_find_debuginfo(client,
-					       (const unsigned char *)e->sbuild_id,
-					       0, &path);
-	}
-	e->asked = true;
-	e->fetch_why = NULL;
-	zfree(&e->fetched_debug);
-	if (fd >= 0) {
-		close(fd);
-		e->fetched = path;
-		e->err = 0;
-		/* a server's wrong file is worse than none: checked once, here */
-		e->fetched_good = file__has_build_id(path, &e->dso->bid);
-		if (e->fetched_good)
-			fetch_debuginfo(client, e);
-	} else {
-		free(path);
-		e->err = fd;
-		pr_debug("debuginfod: %s: %s\n", e->sbuild_id, strerror(-fd));
-	}
-}
-
-static void *fetch_worker(void *arg)
-{
-	struct fetch_queue *q = arg;
-	debuginfod_client *client = debuginfod_begin();
-
-	if (!client)
-		return NULL;
-	for (;;) {
-		struct store_entry *e = NULL;
-
-		pthread_mutex_lock(&q->lock);
-		while (q->next < q->nr && !store_entry__wanted(&q->entries[q->next]))
-			q->next++;
-		if (q->next < q->nr)
-			e = &q->entries[q->next++];
-		pthread_mutex_unlock(&q->lock);
-		if (!e)
-			break;
-
-		fetch_one(client, e);
-
-		pthread_mutex_lock(&q->lock);
-		q->done++;
-		if (q->progress)
-			fprintf(stderr, "\rdebuginfod: %zu/%zu", q->done, q->todo);
-		pthread_mutex_unlock(&q->lock);
-	}
-	debuginfod_end(client);
-	return NULL;
-}
-
-/*
- * Failures that say nothing about the server, fetched once more, one at
- * a time.  libdebuginfod 0.188, with other clients on the same cache
- * (threads here, or another perf):
- * - a download that succeeds first leaves an empty "not found" entry at
- *   the file's place, then renames the file over it: a client looking in
- *   between is told ENOENT.  Asked again, it finds the file; a real "not
- *   found" is then answered from the cache, without asking the server;
- * - it closes one of its file descriptors twice (elfutils PR29696): that
- *   may be another download's, which then fails with EBADF, or EIO when
- *   it writes;
- * - it makes its cache directory with a stat() then a mkdir(): EEXIST.
- * And a server under load may reset one of many connections: ECONNRESET.
- */
-static bool fetch__worth_again(int err)
-{
-	return err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST ||
-	       err == -ECONNRESET;
-}
-
-/*
- * Downloads made in parallel that do not have the build id asked for.
- * libdebuginfod 0.188 under threads (elfutils PR29696: a descriptor
- * closed twice) sometimes reports success for a file left empty in its
- * cache, where it would answer every later request with it: remove the
- * entry, and have the download made again, alone.
- */
-static void drop_bad_downloads(struct store_entry *entries, size_t nr)
-{
-	size_t j;
-
-	for (j = 0; j < nr; j++) {
-		struct store_entry *e = &entries[j];
-
-		if (!store_entry__wanted(e) || !e->fetched || e->fetched_good)
-			continue;
-		pr_debug("debuginfod: %s: %s has another build id, fetched again\n",
-			 e->sbuild_id, e->fetched);
-		unlink(e->fetched);
-		zfree(&e->fetched);
-		e->err = -EIO;
-		e->fetch_why = "the downloaded file has another build id";
-	}
-}
-
-static void fetch_again(struct store_entry *entries, size_t nr)
-{
-	debuginfod_client *client = NULL;
-	size_t j;
-
-	for (j = 0; j < nr; j++) {
-		if (!store_entry__wanted(&entries[j]) || entries[j].fetched ||
-		    !fetch__worth_again(entries[j].err))
-			continue;
-		if (!client)
-			client = debuginfod_begin();
-		if (!client)
-			return;
-		fetch_one(client, &entries[j]);
-	}
-	if (client)
-		debuginfod_end(client);
-}
-
-/* Ask debuginfod for every binary not found here, store_jobs at a time. */
-static void fetch_missing(struct store_entry *entries, size_t nr)
-{
-	struct fetch_queue q = { .entries = entries, .nr = nr };
-	pthread_t threads[64];
-	int i, nr_threads;
-	size_t j;
-
-	for (j = 0; j < nr; j++)
-		q.todo += store_entry__wanted(&entries[j]);
-	if (!q.todo || !getenv("DEBUGINFOD_URLS"))
+	if (e->err == -ENOENT && dso__is_kernel_side(e->dso))
+		e->err = fetch_file(client, e, true, &path);
+	if (e->err)
 		return;
-	q.progress = isatty(STDERR_FILENO);
-	pthread_mutex_init(&q.lock, NULL);
-	nr_threads = store_jobs;
-	if ((size_t)nr_threads > q.todo)
-		nr_threads = q.todo;
-	if (nr_threads > 64)
-		nr_threads = 64;
-	for (i = 0; i < nr_threads; i++)
-		if (pthread_create(&threads[i], NULL, fetch_worker, &q))
-			break;
-	nr_threads = i;
-	if (!nr_threads)
-		fetch_worker(&q);
-	for (i = 0; i < nr_threads; i++)
-		pthread_join(threads[i], NULL);
-	if (q.progress)
-		fprintf(stderr, "\r\033[K");
-	pthread_mutex_destroy(&q.lock);
-	drop_bad_downloads(entries, nr);
-	fetch_again(entries, nr);
+	e->fetched = path;
+	/* a server's wrong file is worse than none: checked once, here */
+	e->fetched_good = file__has_build_id(path, &e->dso->bid);
+	if (e->fetched_good && !dso__is_kernel_side(e->dso) &&
+	    !fetch_file(client, e, true, &path))
+		e->fetched_debug = path;
 }
 
 /*
@@ -509,71 +612,196 @@ static char *fetched_cachedir(struct store_entry *e)
 	return build_id_cache__cachedir(e->sbuild_id, e->fetched, NULL, false, false);
 }
 
-/* The downloads sit in the debuginfod client cache: link or copy them. */
-static void store_fetched(struct store_entry *entries, size_t nr)
+/*
+ * The download sits in the debuginfod client cache: link or copy it into
+ * the build-id cache, if it has the build id asked for.  If not, it goes:
+ * a server's wrong file is worse than none, here or in its cache.
+ */
+static void store_download(struct store_entry *e)
 {
+	char *dir;
+
+	if (!e->fetched)
+		return;
+	if (!e->fetched_good) {
+		pr_debug("debuginfod: %s: %s has another build id, removed\n",
+			 e->sbuild_id, e->fetched);
+		unlink(e->fetched);
+		zfree(&e->fetched);
+		e->err = -EIO;
+		e->fetch_why = "the downloaded file has another build id";
+		return;
+	}
+	drop_bad_debuginfo(e);
+	dir = fetched_cachedir(e);
+	e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched,
+					  e->fetched_debug) ||
+		build_id_cache__cached(e->sbuild_id);
+	if (!e->ok)
+		e->fetch_why = "cannot write the download to the build-id cache";
+	free(dir);
+}
+
+/*
+ * Failures that say nothing about the server, fetched once more, alone,
+ * once the others are done.  libdebuginfod 0.188, with other clients on
+ * the same cache (threads here, or another perf):
+ * - a download that succeeds first leaves an empty "not found" entry at
+ *   the file's place, then renames the file over it: a client looking in
+ *   between is told ENOENT.  Asked again, it finds the file; a real "not
+ *   found" is then answered from the cache, without asking the server;
+ * - it closes one of its file descriptors twice (elfutils PR29696): that
+ *   may be another download's, which then fails with EBADF, or EIO when
+ *   it writes, or reports success for a file left empty in its cache,
+ *   which store_download() removed (EIO);
+ * - it makes its cache directory with a stat() then a mkdir(): EEXIST;
+ * - its own retry after a timeout (DEBUGINFOD_RETRY_LIMIT) may answer
+ *   "not found" without asking, and leave that in its cache for 10
+ *   minutes: fetch_missing() turns it off, and a timeout (ETIME, not
+ *   DEBUGINFOD_MAXTIME's) is tried once more here instead.
+ * And a server under load may reset one of many connections: ECONNRESET.
+ */
+static bool fetch__worth_again(struct store_entry *e)
+{
+	int err = e->err;
+
+	return !e->ok && !READ_ONCE(store_interrupted) &&
+	       (err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST ||
+		err == -ECONNRESET || (err == -ETIME && !e->over_maxtime));
+}
+
+/* One download ended: count it, and its line, unless it goes again. */
+static void fetch_done(struct fetch_worker *w, struct store_entry *e, bool last)
+{
+	struct store_run *run = w->run;
+
+	pthread_mutex_lock(&run->lock);
+	run->inflight[w->idx] = 0;
+	run->bytes += e->fetched_bytes;
+	if (last || !fetch__worth_again(e)) {
+		run->done++;
+		store_run__report(run, e);
+	}
+	pthread_mutex_unlock(&run->lock);
+}
+
+static void *fetch_worker(void *arg)
+{
+	struct fetch_worker *w = arg;
+	struct store_run *run = w->run;
+	debuginfod_client *client = fetch_client(w);
+
+	if (!client)
+		return NULL;
+	for (;;) {
+		struct store_entry *e = NULL;
+
+		pthread_mutex_lock(&run->lock);
+		while (run->next < run->nr && !store_entry__wanted(&run->entries[run->next]))
+			run->next++;
+		if (run->next < run->nr && !READ_ONCE(store_interrupted))
+			e = &run->entries[run->next++];
+		pthread_mutex_unlock(&run->lock);
+		if (!e)
+			break;
+
+		w->e = e;
+		fetch_one(client, e);
+		store_download(e);
+		fetch_done(w, e, false);
+	}
+	debuginfod_end(client);
+	return NULL;
+}
+
+/* The downloads worth another try (fetch__worth_again()), one at a time. */
+static void fetch_again(struct store_run *run)
+{
+	struct fetch_worker w = { .run = run };
+	debuginfod_client *client = NULL;
 	size_t j;
 
-	for (j = 0; j < nr; j++) {
-		struct store_entry *e = &entries[j];
-		char *dir;
+	for (j = 0; j < run->nr; j++) {
+		struct store_entry *e = &run->entries[j];
 
-		if (!store_entry__wanted(e) || !e->fetched)
+		if (e->reported || !e->asked)
 			continue;
-		drop_bad_debuginfo(e);
-		/* a server's wrong file is worse than none, here or in its cache */
-		if (!e->fetched_good) {
-			pr_debug("debuginfod: %s: %s has another build id, removed\n",
-				 e->sbuild_id, e->fetched);
-			unlink(e->fetched);
-			e->fetch_why = "the downloaded file has another build id";
-			continue;
+		if (fetch__worth_again(e)) {
+			if (!client)
+				client = fetch_client(&w);
+			if (client) {
+				w.e = e;
+				fetch_one(client, e);
+				store_download(e);
+			}
 		}
-		dir = fetched_cachedir(e);
-		e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched,
-						  e->fetched_debug) ||
-			build_id_cache__cached(e->sbuild_id);
-		if (!e->ok)
-			e->fetch_why = "cannot write the download to the build-id cache";
-		free(dir);
+		fetch_done(&w, e, true);
 	}
+	if (client)
+		debuginfod_end(client);
 }
 
-/* Why debuginfod did not give @e, into @buf. */
-static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
+/*
+ * Ask debuginfod for every binary not found here, store_jobs at a time,
+ * each stored and its line printed as its download ends.  SIGINT and
+ * SIGTERM end the downloads under way, with no partial file anywhere.
+ */
+static void fetch_missing(struct store_run *run)
 {
-	if (e->fetch_why)
-		return e->fetch_why;
-	if (!e->asked)
-		return getenv("DEBUGINFOD_URLS") ? "debuginfod not asked" :
-		       "no debuginfod server: DEBUGINFOD_URLS is not set";
-	switch (e->err) {
-	case -ENOENT:
-		return "not on any debuginfod server";
-	case -ETIME:
-	case -ETIMEDOUT:
-		return "debuginfod timed out (DEBUGINFOD_TIMEOUT)";
-	default:
-		snprintf(buf, size, "debuginfod: %s", strerror(-e->err));
-		return buf;
+	struct fetch_worker workers[ARRAY_SIZE(run->inflight)];
+	pthread_t threads[ARRAY_SIZE(run->inflight)];
+	struct sigaction sa = { .sa_handler = store__signal, .sa_flags = SA_RESTART };
+	struct sigaction old_int, old_term;
+	int i, nr_threads;
+	bool retry;
+	size_t j;
+
+	for (j = 0; j < run->nr; j++)
+		run->todo += store_entry__wanted(&run->entries[j]);
+	if (!run->todo || !getenv("DEBUGINFOD_URLS"))
+		return;
+	nr_threads = store_jobs;
+	if ((size_t)nr_threads > run->todo)
+		nr_threads = run->todo;
+	if (nr_threads > (int)ARRAY_SIZE(threads))
+		nr_threads = ARRAY_SIZE(threads);
+	run->nr_workers = nr_threads;
+	run->progress_tty = isatty(STDERR_FILENO);
+	run->progress_lines = !run->progress_tty && getenv("DEBUGINFOD_PROGRESS");
+	pthread_mutex_init(&run->lock, NULL);
+	WRITE_ONCE(store_interrupted, 0);
+	/* see fetch__worth_again(); a value set by the user stays */
+	retry = !getenv("DEBUGINFOD_RETRY_LIMIT");
+	if (retry)
+		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 1);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	for (i = 0; i < nr_threads; i++) {
+		workers[i].run = run;
+		workers[i].idx = i;
+		if (pthread_create(&threads[i], NULL, fetch_worker, &workers[i]))
+			break;
 	}
+	nr_threads = i;
+	if (!nr_threads)
+		fetch_worker(&workers[0]);
+	for (i = 0; i < nr_threads; i++)
+		pthread_join(threads[i], NULL);
+	fetch_again(run);
+	store_run__progress_clear(run);
+
+	if (retry)
+		unsetenv("DEBUGINFOD_RETRY_LIMIT");
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	pthread_mutex_destroy(&run->lock);
 }
 #else
-static void fetch_missing(struct store_entry *entries __maybe_unused,
-			  size_t nr __maybe_unused)
+static void fetch_missing(struct store_run *run __maybe_unused)
 {
 	pr_warning("perf was built without libdebuginfod: nothing downloaded\n");
-}
-
-static void store_fetched(struct store_entry *entries __maybe_unused,
-			  size_t nr __maybe_unused)
-{
-}
-
-static const char *fetch_why(struct store_entry *e __maybe_unused,
-			     char *buf __maybe_unused, size_t size __maybe_unused)
-{
-	return "perf built without libdebuginfod";
 }
 #endif
 
@@ -600,6 +828,31 @@ static void debuginfod_urls__restore(char *urls)
 		setenv("DEBUGINFOD_URLS", urls, 1);
 		free(urls);
 	}
+}
+
+/*
+ * perf record's end of run stores each binary hit in the build-id cache,
+ * and asks debuginfod for the debuginfo of every one it has none of,
+ * one at a time, each up to DEBUGINFOD_TIMEOUT: as upstream perf does, it
+ * does so only with record.debuginfod set, to URLs or to "system" (those
+ * of DEBUGINFOD_URLS).  Only for the while: the workload keeps its
+ * environment.  Returns what build_id_store__record_end() restores.
+ */
+char *build_id_store__record_begin(void)
+{
+	char *urls = debuginfod_urls__hide();
+
+	if (record_debuginfod && strcmp(record_debuginfod, "system"))
+		setenv("DEBUGINFOD_URLS", record_debuginfod, 1);
+	else if (record_debuginfod && urls)
+		setenv("DEBUGINFOD_URLS", urls, 1);
+	return urls;
+}
+
+void build_id_store__record_end(char *urls)
+{
+	unsetenv("DEBUGINFOD_URLS");
+	debuginfod_urls__restore(urls);
 }
 
 /*
@@ -659,57 +912,58 @@ static int machine__collect_store(struct machine *machine, bool with_hits,
 /*
  * Store every DSO with a build id (with @with_hits, every DSO hit) in the
  * build-id cache; with @debuginfod, download what this machine lacks.
- * Returns how many could not be stored, or a negative errno.
+ * Each line is printed as soon as it is known: what is here first, then
+ * each download as it ends.  Returns how many could not be stored, or a
+ * negative errno.
  */
 int perf_session__store_build_ids(struct perf_session *session,
 				  bool with_hits, bool debuginfod)
 {
 	struct machine *machine = &session->machines.host;
-	struct store_entry *entries = NULL;
-	size_t nr = 0, i;
-	int fails = 0, err;
+	struct store_run run = { .debuginfod = debuginfod };
+	size_t i;
+	int err, sig;
 	char *urls;
 
 	if (mkdir_p(buildid_dir, 0755) && errno != EEXIST) {
 		pr_err("cannot create %s: %s\n", buildid_dir, strerror(errno));
 		return -errno;
 	}
-	err = machine__collect_store(machine, with_hits, &entries, &nr);
+	err = machine__collect_store(machine, with_hits, &run.entries, &run.nr);
 	if (err) {
-		free(entries);
+		free(run.entries);
 		return err;
 	}
 
 	urls = debuginfod_urls__hide();
-	for (i = 0; i < nr; i++)
-		if (!entries[i].no_id)
-			entries[i].ok = store_local(&entries[i]);
-	debuginfod_urls__restore(urls);
-	if (debuginfod) {
-		fetch_missing(entries, nr);
-		urls = debuginfod_urls__hide();
-		store_fetched(entries, nr);
-		debuginfod_urls__restore(urls);
+	for (i = 0; i < run.nr; i++) {
+		struct store_entry *e = &run.entries[i];
+
+		if (!e->no_id)
+			e->ok = store_local(e);
+		if (e->ok || e->no_id || !debuginfod)
+			store_run__report(&run, e);
 	}
+	debuginfod_urls__restore(urls);
+	if (debuginfod)
+		fetch_missing(&run);
 
-	for (i = 0; i < nr; i++) {
-		struct store_entry *e = &entries[i];
-		char buf[128];
+	for (i = 0; i < run.nr; i++) {
+		struct store_entry *e = &run.entries[i];
 
-		if (e->ok)
-			printf("OK %s %s\n", e->sbuild_id, e->dso->long_name);
-		else if (debuginfod && !e->no_id)
-			printf("FAIL %s %s (%s; %s)\n", e->sbuild_id, e->dso->long_name,
-			       e->why, fetch_why(e, buf, sizeof(buf)));
-		else
-			printf("FAIL %s %s (%s)\n", e->sbuild_id, e->dso->long_name,
-			       e->why);
-		fails += !e->ok;
+		if (!e->reported)
+			store_run__report(&run, e);
 		free(e->fetched);
 		free(e->fetched_debug);
 	}
-	free(entries);
-	return fails;
+	free(run.entries);
+	sig = READ_ONCE(store_interrupted);
+	if (sig) {
+		/* every line is out, every file whole: die of it as asked */
+		pr_err("interrupted\n");
+		raise(sig);
+	}
+	return run.fails;
 }
 
 /* Was @session recorded with MMAP3, i.e. are there ids in its records? */

@@ -10,6 +10,8 @@ struct perf_session;
 int perf_session__store_build_ids(struct perf_session *session,
 				  bool with_hits, bool debuginfod);
 int build_id_store__config(const char *var, const char *value);
+char *build_id_store__record_begin(void);
+void build_id_store__record_end(char *urls);
 bool perf_session__has_mmap3(struct perf_session *session);
 bool dso__wants_build_id(struct dso *dso);
 int perf_data__store_build_ids(const char *path, bool force, bool with_hits,
