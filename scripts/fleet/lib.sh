@@ -149,6 +149,7 @@ fleet_down() {
 }
 
 # fleet_package NAME VERSION SRC DIR [GCC ARGS...]: build NAME from SRC
+# (the GCC ARGS after it: -D..., -l...)
 # with debug info, as Debian packages it: DIR/NAME_VERSION_amd64.deb holds
 # /usr/bin/NAME stripped (with a .gnu_debuglink), and
 # DIR/NAME-dbgsym_VERSION_amd64.ddeb its debuginfo at
@@ -158,7 +159,7 @@ fleet_package() {
 	local name=$1 version=$2 src=$3 dir=$4 t id dbg
 	shift 4
 	t=$(mktemp -d "$dir/.pkg.XXXXXX")
-	gcc -g -O2 -Wl,--build-id=sha1 "$@" -o "$t/$name" "$src" || return 1
+	gcc -g -O2 -Wl,--build-id=sha1 -o "$t/$name" "$src" "$@" || return 1
 	id=$(id_of "$t/$name")
 	[ -n "$id" ] || { echo "fleet: $name has no build id" >&2; return 1; }
 	dbg=usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
