@@ -14,7 +14,6 @@
  * downloaded binary comes its debuginfo, where a server has it: what
  * names the static functions of a stripped binary.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -467,40 +466,25 @@ static int debuginfod_cache_dir(char *buf, size_t size)
 /*
  * libdebuginfod 0.188 takes a download its progress function ended for a
  * "not found": it leaves an empty file at the download's place, which
- * answers "not found" for 10 minutes (cache_miss_s), and may leave its
- * temporary file.  Remove what the attempt that began at @since left, so
- * that the next run asks the servers again.
+ * answers "not found" for 10 minutes (cache_miss_s).  Remove it if the
+ * attempt that began at @since made it, so that the next run asks the
+ * servers again.
  */
 static void fetch_forget(struct store_entry *e, const char *type, time_t since)
 {
-	char dir[PATH_MAX], file[PATH_MAX + NAME_MAX + 2];
-	size_t len = strlen(type);
-	struct dirent *d;
+	char file[PATH_MAX];
 	struct stat st;
-	DIR *dp;
 	int n;
 
-	n = debuginfod_cache_dir(dir, sizeof(dir));
-	if (n <= 0 || (size_t)n >= sizeof(dir) ||
-	    (size_t)snprintf(dir + n, sizeof(dir) - n, "/%s", e->sbuild_id) >= sizeof(dir) - n)
+	n = debuginfod_cache_dir(file, sizeof(file));
+	if (n <= 0 || (size_t)n >= sizeof(file) ||
+	    (size_t)snprintf(file + n, sizeof(file) - n, "/%s/%s", e->sbuild_id,
+			     type) >= sizeof(file) - n)
 		return;
-	dp = opendir(dir);
-	if (!dp)
-		return;
-	while ((d = readdir(dp)) != NULL) {
-		bool marker = !strcmp(d->d_name, type);
-		bool tmp = !strncmp(d->d_name, type, len) && d->d_name[len] == '.' &&
-			   strlen(d->d_name + len + 1) == 6;
-
-		snprintf(file, sizeof(file), "%s/%s", dir, d->d_name);
-		if ((marker || tmp) && !stat(file, &st) && st.st_mtime >= since &&
-		    (tmp || st.st_size == 0)) {
-			pr_debug("debuginfod: %s: interrupted, %s removed\n",
-				 e->sbuild_id, file);
-			unlink(file);
-		}
+	if (!stat(file, &st) && st.st_size == 0 && st.st_mtime >= since) {
+		pr_debug("debuginfod: %s: interrupted, %s removed\n", e->sbuild_id, file);
+		unlink(file);
 	}
-	closedir(dp);
 }
 
 /*
