@@ -98,6 +98,14 @@ struct store_run {
 	pthread_mutex_t		lock;
 };
 
+/* DEBUGINFOD_URLS, NULL if unset or empty: libdebuginfod asks no server */
+static const char *debuginfod_urls(void)
+{
+	const char *urls = getenv("DEBUGINFOD_URLS");
+
+	return urls && *urls ? urls : NULL;
+}
+
 /* Wanted from debuginfod: not stored yet, and with an id to ask for. */
 static bool store_entry__wanted(struct store_entry *e)
 {
@@ -119,7 +127,7 @@ int build_id_store__config(const char *var, const char *value)
 	if (!strcmp(var, "buildid.debuginfod") ||
 	    !strcmp(var, "buildid-cache.debuginfod")) {
 		/* the environment wins, as for every libdebuginfod user */
-		if (value && !getenv("DEBUGINFOD_URLS"))
+		if (value && !debuginfod_urls())
 			setenv("DEBUGINFOD_URLS", value, 1);
 		return 0;
 	}
@@ -306,7 +314,7 @@ static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
 		return e->fetch_why;
 	if (!e->asked)
 		return READ_ONCE(store_interrupted) ? "debuginfod: interrupted" :
-		       getenv("DEBUGINFOD_URLS") ? "debuginfod not asked" :
+		       debuginfod_urls() ? "debuginfod not asked" :
 		       "no debuginfod server: DEBUGINFOD_URLS is not set";
 	if (e->interrupted)
 		return "debuginfod: interrupted";
@@ -544,7 +552,7 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	 * A server indexes a kernel module (ET_REL) as debuginfo only; an
 	 * unstripped module has all perf needs.
 	 */
-	if (e->err == -ENOENT && dso__is_kernel_side(e->dso))
+	if (e->err == -ENOENT && dso__is_kernel_side(e->dso) && !e->interrupted)
 		e->err = fetch_file(client, e, true, &path);
 	if (e->err)
 		return;
@@ -641,8 +649,8 @@ static void store_download(struct store_entry *e)
  * - it makes its cache directory with a stat() then a mkdir(): EEXIST;
  * - its own retry after a timeout (DEBUGINFOD_RETRY_LIMIT) may answer
  *   "not found" without asking, and leave that in its cache for 10
- *   minutes: fetch_missing() turns it off, and a timeout (ETIME, not
- *   DEBUGINFOD_MAXTIME's) is tried once more here instead.
+ *   minutes: fetch_missing() turns it off unless the user set it, and a
+ *   timeout (ETIME, not DEBUGINFOD_MAXTIME's) is tried once more here.
  * And a server under load may reset one of many connections: ECONNRESET.
  */
 static bool fetch__worth_again(struct store_entry *e)
@@ -698,26 +706,36 @@ static void *fetch_worker(void *arg)
 	return NULL;
 }
 
-/* The downloads worth another try (fetch__worth_again()), one at a time. */
+/*
+ * The downloads worth another try (fetch__worth_again()), one at a time.
+ * A timeout that times out again says the server is that slow: the other
+ * timeouts are not tried again, or a dead server would cost each one
+ * DEBUGINFOD_TIMEOUT more, one after the other.
+ */
 static void fetch_again(struct store_run *run)
 {
 	struct fetch_worker w = { .run = run };
 	debuginfod_client *client = NULL;
+	bool slow = false;
 	size_t j;
 
 	for (j = 0; j < run->nr; j++) {
 		struct store_entry *e = &run->entries[j];
+		bool timeout = e->err == -ETIME;
 
 		if (e->reported || !e->asked)
 			continue;
-		if (fetch__worth_again(e)) {
-			if (!client)
-				client = fetch_client(&w);
-			if (client) {
-				w.e = e;
-				fetch_one(client, e);
-				store_download(e);
-			}
+		if (!client && fetch__worth_again(e))
+			client = fetch_client(&w);
+		if (fetch__worth_again(e) && client && !(timeout && slow)) {
+			w.e = e;
+			fetch_one(client, e);
+			store_download(e);
+			slow |= timeout && e->err == -ETIME;
+		} else {
+			/* counted already; a signal stopped it, if one came */
+			e->fetched_bytes = 0;
+			e->interrupted |= e->err && READ_ONCE(store_interrupted);
 		}
 		fetch_done(&w, e, true);
 	}
@@ -742,7 +760,7 @@ static void fetch_missing(struct store_run *run)
 
 	for (j = 0; j < run->nr; j++)
 		run->todo += store_entry__wanted(&run->entries[j]);
-	if (!run->todo || !getenv("DEBUGINFOD_URLS"))
+	if (!run->todo || !debuginfod_urls())
 		return;
 	nr_threads = store_jobs;
 	if ((size_t)nr_threads > run->todo)
@@ -759,8 +777,13 @@ static void fetch_missing(struct store_run *run)
 	if (retry)
 		setenv("DEBUGINFOD_RETRY_LIMIT", "0", 1);
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* a signal ignored (a background job's SIGINT) stays ignored */
+	sigaction(SIGINT, NULL, &old_int);
+	sigaction(SIGTERM, NULL, &old_term);
+	if (old_int.sa_handler != SIG_IGN)
+		sigaction(SIGINT, &sa, NULL);
+	if (old_term.sa_handler != SIG_IGN)
+		sigaction(SIGTERM, &sa, NULL);
 
 	for (i = 0; i < nr_threads; i++) {
 		workers[i].run = run;
@@ -897,8 +920,8 @@ static int machine__collect_store(struct machine *machine, bool with_hits,
  * Store every DSO with a build id (with @with_hits, every DSO hit) in the
  * build-id cache; with @debuginfod, download what this machine lacks.
  * Each line is printed as soon as it is known: what is here first, then
- * each download as it ends.  Returns how many could not be stored, or a
- * negative errno.
+ * each download as it ends (one tried again, after the others).  Returns
+ * how many could not be stored, or a negative errno.
  */
 int perf_session__store_build_ids(struct perf_session *session,
 				  bool with_hits, bool debuginfod)
