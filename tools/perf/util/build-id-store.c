@@ -651,7 +651,9 @@ static void store_download(struct store_entry *e)
  *   "not found" without asking, and leave that in its cache for 10
  *   minutes: fetch_missing() turns it off unless the user set it, and a
  *   timeout (ETIME, not DEBUGINFOD_MAXTIME's) is tried once more here.
- * And a server under load may reset one of many connections: ECONNRESET.
+ * And a server under load may refuse or reset one of many connections:
+ * ECONNREFUSED (curl's "couldn't connect"), ECONNRESET.  A server that is
+ * down refuses at once: trying again costs nothing.
  */
 static bool fetch__worth_again(struct store_entry *e)
 {
@@ -659,7 +661,8 @@ static bool fetch__worth_again(struct store_entry *e)
 
 	return !e->ok && !READ_ONCE(store_interrupted) &&
 	       (err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST ||
-		err == -ECONNRESET || (err == -ETIME && !e->over_maxtime));
+		err == -ECONNREFUSED || err == -ECONNRESET ||
+		(err == -ETIME && !e->over_maxtime));
 }
 
 /* One download ended: count it, and its line, unless it goes again. */
