@@ -14,6 +14,7 @@
  * downloaded binary comes its debuginfo, where a server has it: what
  * names the static functions of a stripped binary.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
@@ -710,6 +711,36 @@ static void *fetch_worker(void *arg)
 }
 
 /*
+ * Another client of the cache (another perf) downloading @e's file right
+ * now: its temporary file, "executable.XXXXXX", is in the id's directory.
+ */
+static bool fetch__other_downloading(struct store_entry *e)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	bool busy = false;
+	DIR *dp;
+	int n;
+
+	n = debuginfod_cache_dir(dir, sizeof(dir));
+	if (n <= 0 || (size_t)n >= sizeof(dir) ||
+	    (size_t)snprintf(dir + n, sizeof(dir) - n, "/%s", e->sbuild_id) >= sizeof(dir) - n)
+		return false;
+	dp = opendir(dir);
+	if (!dp)
+		return false;
+	while (!busy && (d = readdir(dp)) != NULL) {
+		const char *dot = strrchr(d->d_name, '.');
+
+		busy = dot && strlen(dot + 1) == 6 &&
+		       (strstarts(d->d_name, "executable.") ||
+			strstarts(d->d_name, "debuginfo."));
+	}
+	closedir(dp);
+	return busy;
+}
+
+/*
  * The downloads worth another try (fetch__worth_again()), one at a time.
  * A timeout that times out again says the server is that slow: the other
  * timeouts are not tried again, or a dead server would cost each one
@@ -731,10 +762,26 @@ static void fetch_again(struct store_run *run)
 		if (!client && fetch__worth_again(e))
 			client = fetch_client(&w);
 		if (fetch__worth_again(e) && client && !(timeout && slow)) {
+			int waits = 0;
+
 			w.e = e;
 			fetch_one(client, e);
 			store_download(e);
 			slow |= timeout && e->err == -ETIME;
+			/*
+			 * Still "not found" while another perf downloads it:
+			 * the empty entry of the race above, until that one
+			 * renames its file.  Up to 30 s, then once more.
+			 */
+			while (e->err == -ENOENT && waits < 300 &&
+			       !READ_ONCE(store_interrupted) && fetch__other_downloading(e)) {
+				usleep(100000);
+				waits++;
+			}
+			if (waits && e->err == -ENOENT) {
+				fetch_one(client, e);
+				store_download(e);
+			}
 		} else {
 			/* counted already; a signal stopped it, if one came */
 			e->fetched_bytes = 0;
