@@ -472,6 +472,17 @@ static int debuginfod_cache_dir(char *buf, size_t size)
 	return snprintf(buf, size, "%s/.cache/debuginfod_client", home);
 }
 
+/* @e's directory in the client cache, and @name in it if not NULL. */
+static bool fetch_cache_path(struct store_entry *e, const char *name,
+			     char *buf, size_t size)
+{
+	int n = debuginfod_cache_dir(buf, size);
+
+	return n > 0 && (size_t)n < size &&
+	       (size_t)snprintf(buf + n, size - n, "/%s%s%s", e->sbuild_id,
+				name ? "/" : "", name ?: "") < size - n;
+}
+
 /*
  * libdebuginfod 0.188 takes a download its progress function ended for a
  * "not found": it leaves an empty file at the download's place, which
@@ -483,12 +494,8 @@ static void fetch_forget(struct store_entry *e, const char *type, time_t since)
 {
 	char file[PATH_MAX];
 	struct stat st;
-	int n;
 
-	n = debuginfod_cache_dir(file, sizeof(file));
-	if (n <= 0 || (size_t)n >= sizeof(file) ||
-	    (size_t)snprintf(file + n, sizeof(file) - n, "/%s/%s", e->sbuild_id,
-			     type) >= sizeof(file) - n)
+	if (!fetch_cache_path(e, type, file, sizeof(file)))
 		return;
 	if (!stat(file, &st) && st.st_size == 0 && st.st_mtime >= since) {
 		pr_debug("debuginfod: %s: interrupted, %s removed\n", e->sbuild_id, file);
@@ -666,6 +673,15 @@ static bool fetch__worth_again(struct store_entry *e)
 		(err == -ETIME && !e->over_maxtime));
 }
 
+/* @w downloads @e, and stores what came. */
+static void fetch_store(struct fetch_worker *w, debuginfod_client *client,
+			struct store_entry *e)
+{
+	w->e = e;
+	fetch_one(client, e);
+	store_download(e);
+}
+
 /* One download ended: count it, and its line, unless it goes again. */
 static void fetch_done(struct fetch_worker *w, struct store_entry *e, bool last)
 {
@@ -701,9 +717,7 @@ static void *fetch_worker(void *arg)
 		if (!e)
 			break;
 
-		w->e = e;
-		fetch_one(client, e);
-		store_download(e);
+		fetch_store(w, client, e);
 		fetch_done(w, e, false);
 	}
 	debuginfod_end(client);
@@ -720,11 +734,8 @@ static bool fetch__other_downloading(struct store_entry *e)
 	struct dirent *d;
 	bool busy = false;
 	DIR *dp;
-	int n;
 
-	n = debuginfod_cache_dir(dir, sizeof(dir));
-	if (n <= 0 || (size_t)n >= sizeof(dir) ||
-	    (size_t)snprintf(dir + n, sizeof(dir) - n, "/%s", e->sbuild_id) >= sizeof(dir) - n)
+	if (!fetch_cache_path(e, NULL, dir, sizeof(dir)))
 		return false;
 	dp = opendir(dir);
 	if (!dp)
@@ -755,18 +766,17 @@ static void fetch_again(struct store_run *run)
 
 	for (j = 0; j < run->nr; j++) {
 		struct store_entry *e = &run->entries[j];
-		bool timeout = e->err == -ETIME;
+		bool timeout = e->err == -ETIME, again;
 
 		if (e->reported || !e->asked)
 			continue;
-		if (!client && fetch__worth_again(e))
+		again = fetch__worth_again(e);
+		if (!client && again)
 			client = fetch_client(&w);
-		if (fetch__worth_again(e) && client && !(timeout && slow)) {
+		if (again && client && !(timeout && slow)) {
 			int waits = 0;
 
-			w.e = e;
-			fetch_one(client, e);
-			store_download(e);
+			fetch_store(&w, client, e);
 			slow |= timeout && e->err == -ETIME;
 			/*
 			 * Still "not found" while another perf downloads it:
@@ -778,10 +788,8 @@ static void fetch_again(struct store_run *run)
 				usleep(100000);
 				waits++;
 			}
-			if (waits && e->err == -ENOENT) {
-				fetch_one(client, e);
-				store_download(e);
-			}
+			if (waits && e->err == -ENOENT)
+				fetch_store(&w, client, e);
 		} else {
 			/* counted already; a signal stopped it, if one came */
 			e->fetched_bytes = 0;
