@@ -8,13 +8,15 @@
 #   make check-series  checkpatch --strict and overlay ownership
 #   make vm CMD='...'  run CMD in the VM on the patched kernel
 #   make bench         overhead and speed figures
+#   make debs          Debian bullseye packages in out/debs: perf, and the
+#                      kernel with Debian's config (hours on 2 cores)
 
 SHELL := /bin/bash
 TOP := $(CURDIR)
 S := $(TOP)/scripts
 
 .PHONY: all deps base apply kernel kernel-debug perf perf-base perf-asan kselftests harness \
-	check demo series check-series vm bench clean distclean
+	check demo series check-series vm bench debs debs-qemu clean distclean
 
 all: kernel kernel-debug perf perf-base kselftests harness
 
@@ -50,8 +52,18 @@ kselftests: kernel
 harness: apply
 	@$(S)/build-tests harness
 
+# Debian bullseye packages (scripts/debs), built in a bullseye root
+debs: apply
+	@$(S)/debs/perf out/debs
+	@$(S)/debs/kernel debian out/debs
+
+# the same, the kernel from the VM tests' small config: what make check tests
+debs-qemu: apply
+	@$(S)/debs/perf out/debs
+	@$(S)/debs/kernel qemu out/debs
+
 # perf-asan only here: its cold build takes over 6 minutes
-check: all perf-asan
+check: all perf-asan debs-qemu
 	@$(S)/run-tests
 
 demo: all
@@ -71,7 +83,8 @@ bench: all
 	@$(S)/bench/run
 
 clean:
-	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/perf-asan build/ksft out
+	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/perf-asan build/ksft out \
+		build/debs-perf build/debs-kernel-qemu build/debs-kernel-debian build/debs-test
 
 distclean:
 	rm -rf build out

@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+# Debian bullseye roots for the packages: one to build perf in (so it links
+# against bullseye's libraries), fresh ones to install the packages in.
+#
+#   bullseye_tarball NAME VARIANT [PKG,...]
+#                          build/debs-cache/NAME.tgz, a debootstrap tarball
+#                          of bullseye (made once, then reused); prints it
+#   bullseye_unpack TGZ DIR  a root from the tarball, in DIR (made empty)
+#   in_root DIR CMD...     CMD as root in DIR, in private mount and pid
+#                          namespaces with /proc, /dev and /sys, so every
+#                          mount goes when CMD ends, and the processes of
+#                          this machine are not seen there (perf report
+#                          would enter the mount namespace of a process
+#                          here that has the pid of one in the perf.data); DEBS_BIND="HOSTDIR:PATH[:ro] ..."
+#                          adds bind mounts, PATH inside the root; the
+#                          environment is empty but for HOME, PATH, LANG
+#                          (CMD may start with env VAR=VALUE)
+#
+# The mirror and keyring are those of apt's bullseye entry, which
+# scripts/setup-deps derives from the machine's own Debian entry: no host
+# name is written here.  Callers source scripts/lib.sh first (die).
+
+DEBS_CACHE=$TOP/build/debs-cache
+# the Debian version of the base tree (scripts/fetch-base)
+BASE_VERSION=${BASE_VERSION:-5.10.223-1}
+BULLSEYE_SOURCES=/etc/apt/sources.list.d/mmap3-bullseye.sources
+
+bullseye_mirror() {
+	awk '/^URIs:/ {print $2; exit}' "$BULLSEYE_SOURCES"
+}
+
+bullseye_keyring() {
+	awk '/^Signed-By:/ {print $2; exit}' "$BULLSEYE_SOURCES"
+}
+
+bullseye_tarball() {
+	local name=$1 variant=$2 include=${3:-} tgz work mirror
+	tgz=$DEBS_CACHE/$name.tgz
+	# the package list is part of the name of what is cached
+	if [ -f "$tgz" ] && [ "$(cat "$tgz.include" 2>/dev/null)" = "$variant $include" ]; then
+		echo "$tgz"
+		return
+	fi
+	[ -f "$BULLSEYE_SOURCES" ] || die "no $BULLSEYE_SOURCES (run scripts/setup-deps)"
+	mirror=$(bullseye_mirror)
+	[ -n "$mirror" ] || die "no URIs in $BULLSEYE_SOURCES"
+	mkdir -p "$DEBS_CACHE"
+	work=$(mktemp -d "$DEBS_CACHE/debootstrap.XXXXXX")
+	echo "debs: debootstrap $variant bullseye -> ${tgz#"$TOP"/}" >&2
+	if ! timeout 1800 debootstrap --variant="$variant" ${include:+--include="$include"} \
+		--keyring="$(bullseye_keyring)" --make-tarball="$tgz.new" \
+		bullseye "$work" "$mirror" > "$work.log" 2>&1; then
+		tail -n 20 "$work.log" >&2
+		rm -rf "$work" "$work.log" "$tgz.new"
+		die "debootstrap of $name failed"
+	fi
+	rm -rf "$work" "$work.log"
+	mv "$tgz.new" "$tgz"
+	echo "$variant $include" > "$tgz.include"
+	echo "$tgz"
+}
+
+bullseye_unpack() {
+	local tgz=$1 dir=$2 mirror
+	mirror=$(bullseye_mirror)
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	if ! timeout 1800 debootstrap --unpack-tarball="$tgz" --keyring="$(bullseye_keyring)" \
+		bullseye "$dir" "$mirror" > "$dir.log" 2>&1; then
+		tail -n 20 "$dir.log" >&2
+		die "debootstrap --unpack-tarball into $dir failed"
+	fi
+	rm -f "$dir.log"
+	# apt inside the root uses the same mirror as debootstrap did
+	printf 'deb %s bullseye main\n' "$mirror" > "$dir/etc/apt/sources.list"
+	# no daemons start inside a root
+	printf '#!/bin/sh\nexit 101\n' > "$dir/usr/sbin/policy-rc.d"
+	chmod 755 "$dir/usr/sbin/policy-rc.d"
+}
+
+in_root() {
+	local dir=$1
+	shift
+	# shellcheck disable=SC2016 # the inner shell expands these
+	unshare --mount --pid --fork --propagation private -- /bin/bash -euo pipefail -c '
+		dir=$1; shift
+		mount -t proc proc "$dir/proc"
+		mount --rbind /dev "$dir/dev"
+		mount --rbind /sys "$dir/sys"
+		for b in ${DEBS_BIND:-}; do
+			IFS=: read -r host path opt <<< "$b"
+			mkdir -p "$dir$path"
+			mount --bind "$host" "$dir$path"
+			if [ "$opt" = ro ]; then
+				mount -o remount,bind,ro "$dir$path"
+			fi
+		done
+		exec chroot "$dir" /usr/bin/env -i HOME=/root PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+			LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
+	' in_root "$dir" "$@"
+}
+
+# The packages' version: Debian's base version, then ours, counted in
+# commits of this repository (so it only grows along main).
+debs_version() {
+	local n
+	n=$(git -C "$TOP" rev-list --count HEAD 2>/dev/null || echo 0)
+	echo "$BASE_VERSION+mmap3.$n"
+}
+
+# shellcheck disable=SC2034 # used by the scripts that source this
+# the project's identity, as in the series' Signed-off-by lines
+DEBS_MAINTAINER="Seed 6c07bd6b maintainers <maintainers@users.noreply.a-seed-6c07bd6b.example>"
+
+# What perf and the kernel need to build as Debian's do (gcc-multilib: perf's
+# readers of 32-bit vdsos), plus libdebuginfod, the documentation tools and
+# ccache.
+BUILD_DEPS=libelf-dev,libdw-dev,libdebuginfod-dev,zlib1g-dev,liblzma-dev,flex,bison
+BUILD_DEPS+=,libcap-dev,libnuma-dev,libunwind-dev,libslang2-dev,libperl-dev,python3-dev
+BUILD_DEPS+=,libbabeltrace-dev,libopencsd-dev,systemtap-sdt-dev
+BUILD_DEPS+=,asciidoc-base,xmlto,docbook-xsl,docbook-xml
+BUILD_DEPS+=,bc,libssl-dev,cpio,kmod,rsync,xz-utils,ccache,file,dwarves,gcc-multilib
+
+# The bullseye build root, build/debs-root, unpacked again when its tarball
+# changes; prints its path.
+build_root() {
+	local tgz root=$TOP/build/debs-root
+	tgz=$(bullseye_tarball bullseye-buildd buildd "$BUILD_DEPS")
+	if [ ! -f "$root/.from" ] || [ "$(cat "$root/.from")" != "$(stat -c %Y "$tgz")" ]; then
+		echo "debs: unpacking the bullseye build root into ${root#"$TOP"/}" >&2
+		bullseye_unpack "$tgz" "$root"
+		stat -c %Y "$tgz" > "$root/.from"
+	fi
+	echo "$root"
+}
