@@ -114,13 +114,13 @@ debs_version() {
 DEBS_MAINTAINER="Seed 6c07bd6b maintainers <maintainers@users.noreply.a-seed-6c07bd6b.example>"
 
 # What perf and the kernel need to build as Debian's do (gcc-multilib: perf's
-# readers of 32-bit vdsos), plus libdebuginfod, the documentation tools and
-# ccache.
+# readers of 32-bit vdsos; openssl: the key Debian's config signs modules
+# with), plus libdebuginfod, the documentation tools and ccache.
 BUILD_DEPS=libelf-dev,libdw-dev,libdebuginfod-dev,zlib1g-dev,liblzma-dev,flex,bison
 BUILD_DEPS+=,libcap-dev,libnuma-dev,libunwind-dev,libslang2-dev,libperl-dev,python3-dev
 BUILD_DEPS+=,libbabeltrace-dev,libopencsd-dev,systemtap-sdt-dev
 BUILD_DEPS+=,asciidoc-base,xmlto,docbook-xsl,docbook-xml
-BUILD_DEPS+=,bc,libssl-dev,cpio,kmod,rsync,xz-utils,ccache,file,dwarves,gcc-multilib
+BUILD_DEPS+=,bc,libssl-dev,openssl,cpio,kmod,rsync,xz-utils,ccache,file,dwarves,gcc-multilib
 
 # The bullseye build root, build/debs-root, unpacked again when its tarball
 # changes; prints its path.
