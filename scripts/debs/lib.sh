@@ -12,10 +12,17 @@
 #                          mount goes when CMD ends, and the processes of
 #                          this machine are not seen there (perf report
 #                          would enter the mount namespace of a process
-#                          here that has the pid of one in the perf.data); DEBS_BIND="HOSTDIR:PATH[:ro] ..."
-#                          adds bind mounts, PATH inside the root; the
-#                          environment is empty but for HOME, PATH, LANG
-#                          (CMD may start with env VAR=VALUE)
+#                          here that has the pid of one in the perf.data);
+#                          DEBS_BIND="HOSTDIR:PATH[:ro] ..." adds bind
+#                          mounts, PATH inside the root; the environment
+#                          is empty but for HOME, PATH, LANG (CMD may start
+#                          with env VAR=VALUE)
+#   commit_time            the time of this repository's last commit, in
+#                          seconds (now, outside a git checkout): the date
+#                          the packages carry
+#   DEBS_PKG_SH            shell functions for a script run in the root
+#                          (put before it): elf_files DIR [FIND-TEST...],
+#                          strip_elf (the files on stdin), write_md5sums DIR
 #
 # The mirror and keyring are those of apt's bullseye entry, which
 # scripts/setup-deps derives from the machine's own Debian entry: no host
@@ -101,6 +108,32 @@ in_root() {
 	' in_root "$dir" "$@"
 }
 
+commit_time() {
+	git -C "$TOP" log -1 --format=%ct 2> /dev/null || date +%s
+}
+
+# bullseye's file, strip and md5sum, as dh_strip and dh_md5sums use them
+# shellcheck disable=SC2034 # used by the scripts that source this
+DEBS_PKG_SH=$(cat <<'EOF'
+# the ELF files under $1 passing the find tests after it, one per line
+elf_files() {
+	d=$1
+	shift
+	find "$d" -type f "$@" -exec sh -c \
+		'for f; do case $(file -b "$f") in ELF*) echo "$f" ;; esac; done' _ {} +
+}
+# strip the files named on stdin, their build ids kept
+strip_elf() {
+	xargs -r -d "\n" strip --remove-section=.comment --remove-section=.note --strip-unneeded
+}
+# DEBIAN/md5sums of the package tree $1
+write_md5sums() {
+	(cd "$1" && find . -path ./DEBIAN -prune -o -type f -printf "%P\n" | LC_ALL=C sort |
+		xargs -d "\n" md5sum > DEBIAN/md5sums)
+}
+EOF
+)
+
 # The packages' version: Debian's base version, then ours, counted in
 # commits of this repository (so it only grows along main).
 debs_version() {
@@ -109,8 +142,8 @@ debs_version() {
 	echo "$BASE_VERSION+mmap3.$n"
 }
 
-# shellcheck disable=SC2034 # used by the scripts that source this
 # the project's identity, as in the series' Signed-off-by lines
+# shellcheck disable=SC2034 # used by the scripts that source this
 DEBS_MAINTAINER="Seed 6c07bd6b maintainers <maintainers@users.noreply.a-seed-6c07bd6b.example>"
 
 # What perf and the kernel need to build as Debian's do (gcc-multilib: perf's
