@@ -4,7 +4,7 @@
 # "PASS: GROUP: what", "FAIL: GROUP: what" with the reasons indented above
 # it, or "SKIP: GROUP: what (why)".  scripts/run-tests counts these lines
 # and a person reads them.  Set T_GROUP before the first result; end the
-# script with t_exit, non-zero if anything failed.
+# script with t_status, its last command: non-zero if anything failed.
 #
 #   why+=("reason")   a reason the current group fails
 #   verdict "what"    PASS if no reason was added since the last verdict
@@ -31,7 +31,6 @@ verdict() {
 	why=()
 }
 
-t_exit() {
+t_status() {
 	[ "$t_nfail" -eq 0 ]
-	exit $?
 }
