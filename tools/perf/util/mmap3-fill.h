@@ -2,11 +2,15 @@
 #ifndef __PERF_MMAP3_FILL_H
 #define __PERF_MMAP3_FILL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <linux/types.h>
 
 struct mmap;
 
 void mmap__fill_build_ids(struct mmap *map);
-void *mmap__fill_patch(struct mmap *map, void *buf, size_t size);
+void *mmap__fill_patch(struct mmap *map, void *buf, size_t size, s64 file_off);
+bool mmap__fill_waits(struct mmap *map);
+size_t mmap3_fill__flush(int fd, int timeout_ms);
 
 #endif /* __PERF_MMAP3_FILL_H */

@@ -40,20 +40,32 @@
 #include "machine.h"
 #include "map.h"
 #include "maps.h"
+#include "build-id-reader.h"
 #include "mmap3-synth.h"
 #include "symbol.h"
 
 /*
- * Ids already read, by device and inode: libc is mapped by every task.
- * Only ids found: a read that failed (a task gone, a namespace not
- * entered) may well work for the next task mapping the same file.
- * Synthesis may run on several threads.
+ * What is known of the files tasks map, by device and inode: libc is
+ * mapped by every task.  An id found, a file that did not answer in time
+ * (it is not asked again), or a question to the build id reader still
+ * open.  Any other failure (a task gone, a namespace not entered) is
+ * kept only as the answer to its question: the next task mapping the
+ * same file may well give its id.  Synthesis may run on several threads.
  */
+enum mmap3_bid_state {
+	MMAP3_BID__PENDING,
+	MMAP3_BID__ANSWERED,
+};
+
 struct mmap3_bid_entry {
 	struct mmap3_bid_entry	*next;
 	u32			maj, min;
 	u64			ino;
+	enum mmap3_bid_state	state;
+	u64			seq;	/* of the question, while PENDING */
+	int			why;	/* 0: bid is the id */
 	struct build_id		bid;
+	char			*name;	/* the first name asked about */
 };
 
 #define MMAP3_BID_BUCKETS	256
@@ -66,38 +78,44 @@ static unsigned int mmap3_bid_bucket(u32 maj, u32 min, u64 ino)
 	return (ino ^ (ino >> 8) ^ maj ^ (min << 4)) % MMAP3_BID_BUCKETS;
 }
 
-static bool mmap3_bid_cache_find(u32 maj, u32 min, u64 ino, struct build_id *bid)
+/* Called with mmap3_bid_lock held. */
+static struct mmap3_bid_entry *mmap3_bid_cache__find(u32 maj, u32 min, u64 ino)
 {
 	struct mmap3_bid_entry *e;
-	bool found = false;
 
-	pthread_mutex_lock(&mmap3_bid_lock);
 	for (e = mmap3_bid_cache[mmap3_bid_bucket(maj, min, ino)]; e; e = e->next) {
-		if (e->maj == maj && e->min == min && e->ino == ino) {
-			*bid = e->bid;
-			found = true;
-			break;
-		}
+		if (e->maj == maj && e->min == min && e->ino == ino)
+			return e;
 	}
-	pthread_mutex_unlock(&mmap3_bid_lock);
-	return found;
+	return NULL;
 }
 
-static void mmap3_bid_cache_add(u32 maj, u32 min, u64 ino, struct build_id *bid)
+/* Called with mmap3_bid_lock held. */
+static struct mmap3_bid_entry *mmap3_bid_cache__get(u32 maj, u32 min, u64 ino)
 {
-	struct mmap3_bid_entry *e = zalloc(sizeof(*e));
+	struct mmap3_bid_entry *e = mmap3_bid_cache__find(maj, min, ino);
 	unsigned int b = mmap3_bid_bucket(maj, min, ino);
 
+	if (e)
+		return e;
+	e = zalloc(sizeof(*e));
 	if (!e)
-		return;
+		return NULL;
 	e->maj = maj;
 	e->min = min;
 	e->ino = ino;
-	e->bid = *bid;
-	pthread_mutex_lock(&mmap3_bid_lock);
+	e->state = MMAP3_BID__ANSWERED;
+	e->why = MMAP3_NO_ID__GONE;
 	e->next = mmap3_bid_cache[b];
 	mmap3_bid_cache[b] = e;
-	pthread_mutex_unlock(&mmap3_bid_lock);
+	return e;
+}
+
+/* Called with mmap3_bid_lock held: is @e's answer one to keep? */
+static bool mmap3_bid_entry__final(const struct mmap3_bid_entry *e)
+{
+	return e->state == MMAP3_BID__ANSWERED &&
+	       (e->why == 0 || e->why == MMAP3_NO_ID__TIMEOUT);
 }
 
 /* No id; not build_id__init(bid, NULL, 0): memcpy() from NULL is undefined */
@@ -106,46 +124,62 @@ static void mmap3__no_build_id(struct build_id *bid)
 	memset(bid, 0, sizeof(*bid));
 }
 
+const char *mmap3_no_id__str(int why)
+{
+	static const char * const str[] = {
+		[MMAP3_NO_ID__UNSAID]		= "no build id",
+		[MMAP3_NO_ID__NONE_IN_FILE]	= "no build id in the file",
+		[MMAP3_NO_ID__GONE]		= "no file with the mapping's inode found",
+		[MMAP3_NO_ID__NOT_REGULAR]	= "not a regular file",
+		[MMAP3_NO_ID__TIMEOUT]		= "the file did not answer in time",
+	};
+
+	if (why < 0 || why >= MMAP3_NO_ID__MAX)
+		why = MMAP3_NO_ID__UNSAID;
+	return str[why];
+}
+
 /*
- * Has the file at @path @m's inode, or with @dev its device and inode?
- * Then the inode's generation too, where the record and the file system
- * both give one: a file made since may have the inode number of one
- * removed.
+ * The id of the file at @path if it is @m's: its inode, or with @dev its
+ * device and inode, and then its generation too where the record and the
+ * file system both give one (a file made since may have the inode number
+ * of one removed).  The file is opened once, without waiting, only if it
+ * is a regular file, and what was opened is what is checked and read.
  */
-static bool mmap3__same_file(const char *path, const struct mmap3_file *m, bool dev)
+static int mmap3__read_file_build_id(const char *path, const struct mmap3_file *m,
+				     bool dev, struct build_id *bid)
 {
 	struct stat st;
 	unsigned int gen;
-	bool same;
-	int fd;
+	int fd, why = MMAP3_NO_ID__GONE;
 
-	if (stat(path, &st) || st.st_ino != m->ino ||
-	    (dev && (major(st.st_dev) != m->maj || minor(st.st_dev) != m->min)))
-		return false;
-	if (!dev || !m->ino_generation)
-		return true;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	mmap3__no_build_id(bid);
+	fd = open_regular_file(path, &st);
 	if (fd < 0)
-		return false;
-	same = ioctl(fd, FS_IOC_GETVERSION, &gen) || gen == (u32)m->ino_generation;
-	close(fd);
-	return same;
-}
-
-static bool mmap3__read_file_build_id(const char *path, const struct mmap3_file *m,
-				      bool dev, struct build_id *bid)
-{
-	if (!mmap3__same_file(path, m, dev) || filename__read_build_id(path, bid) <= 0) {
+		return errno == EINVAL ? MMAP3_NO_ID__NOT_REGULAR : MMAP3_NO_ID__GONE;
+	if (st.st_ino != m->ino ||
+	    (dev && (major(st.st_dev) != m->maj || minor(st.st_dev) != m->min)))
+		goto out;
+	if (dev && m->ino_generation && !ioctl(fd, FS_IOC_GETVERSION, &gen) &&
+	    gen != (u32)m->ino_generation)
+		goto out;
+	why = MMAP3_NO_ID__NONE_IN_FILE;
+	if (fd__read_build_id(fd, bid) > 0)
+		why = 0;
+	else
 		mmap3__no_build_id(bid);
-		return false;
-	}
-	return true;
+out:
+	close(fd);
+	return why;
 }
 
 /*
- * The id of the file a task maps, or none: only the file with the
- * mapping's inode has a say.  In the order tried:
- * - /proc/PID/map_files: the mapped file itself, whatever is at its path;
+ * The id of the file a task maps, or why there is none (an enum
+ * mmap3_no_id): only the file with the mapping's inode has a say.  In
+ * the order tried:
+ * - /proc/PID/map_files: the mapped file itself, whatever is at its
+ *   path, if it still has the mapping's inode (the task may have mapped
+ *   another file there since);
  * - the path in the task's mount namespace, /proc/PID/root/PATH, if the
  *   file there has the mapping's inode.  The inode only: stat() gives a
  *   btrfs subvolume's own device, the records the file system's;
@@ -153,33 +187,165 @@ static bool mmap3__read_file_build_id(const char *path, const struct mmap3_file 
  *   perf's own mount namespace, if the file there has the mapping's
  *   device, inode and inode generation: the same file, wherever the task
  *   ran.
+ * This reads the files here and now, and may wait as long as they do:
+ * mmap3__read_task_build_id() is what perf record calls.
  */
-void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
-			       struct build_id *bid)
+int mmap3__read_task_build_id_here(const char *root_dir, const struct mmap3_file *m,
+				   struct build_id *bid)
 {
 	/* room for the /proc prefix in front of a PATH_MAX file name */
 	char path[PATH_MAX + 32];
+	int why;
+
+	mmap3__no_build_id(bid);
+	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
+		 root_dir, m->pid, m->start, m->start + m->len);
+	why = mmap3__read_file_build_id(path, m, false, bid);
+	if (why == MMAP3_NO_ID__GONE) {
+		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
+			 root_dir, m->pid, m->filename);
+		why = mmap3__read_file_build_id(path, m, false, bid);
+	}
+	if (why == MMAP3_NO_ID__GONE) {
+		snprintf(path, sizeof(path), "%s%s", root_dir, m->filename);
+		why = mmap3__read_file_build_id(path, m, true, bid);
+	}
+	return why;
+}
+
+/* Called with mmap3_bid_lock held: one answer of the reader, kept. */
+static void mmap3__take_answer(const struct build_id_answer *a)
+{
+	struct mmap3_bid_entry *e = mmap3_bid_cache__find(a->maj, a->min, a->ino);
+
+	if (!e || e->state != MMAP3_BID__PENDING || e->seq != a->seq)
+		return;
+	e->state = MMAP3_BID__ANSWERED;
+	e->why = a->why;
+	e->bid = a->bid;
+	if (a->why == MMAP3_NO_ID__TIMEOUT)
+		pr_warning("no build id for %s: it did not answer within %d ms\n",
+			   e->name ?: "?", BUILD_ID_READER_TIMEOUT);
+}
+
+/*
+ * Ask the build id reader about @m's file, unless its answer is known or
+ * on its way.  Called with mmap3_bid_lock held.  Returns the entry of the
+ * file, or NULL if nothing can be known of it.
+ */
+static struct mmap3_bid_entry *mmap3__ask(const char *root_dir, const struct mmap3_file *m)
+{
+	struct mmap3_bid_entry *e = mmap3_bid_cache__get(m->maj, m->min, m->ino);
+
+	if (!e)
+		return NULL;
+	if (e->state == MMAP3_BID__PENDING || mmap3_bid_entry__final(e))
+		return e;
+	if (build_id_reader__ask(root_dir, m, &e->seq)) {
+		e->state = MMAP3_BID__ANSWERED;
+		e->why = MMAP3_NO_ID__TIMEOUT;
+		return e;
+	}
+	if (!e->name)
+		e->name = strdup(m->filename);
+	e->state = MMAP3_BID__PENDING;
+	return e;
+}
+
+/*
+ * Take the answers the reader has, waiting up to @timeout_ms for the
+ * first: false if none came.
+ */
+bool mmap3__take_answers(int timeout_ms)
+{
+	struct build_id_answer a;
+	bool got = false;
+
+	while (build_id_reader__answer(&a, got ? 0 : timeout_ms) == 1) {
+		pthread_mutex_lock(&mmap3_bid_lock);
+		mmap3__take_answer(&a);
+		pthread_mutex_unlock(&mmap3_bid_lock);
+		got = true;
+	}
+	return got;
+}
+
+/*
+ * What is known now of @m's file, asking the reader if nobody did: 0 and
+ * the id in @bid, an enum mmap3_no_id, or -EAGAIN while the answer is on
+ * its way (@seq is then its number).  Never waits.
+ */
+int mmap3__task_build_id(const char *root_dir, const struct mmap3_file *m,
+			 struct build_id *bid, u64 *seq)
+{
+	struct mmap3_bid_entry *e;
+	int why;
 
 	mmap3__no_build_id(bid);
 	/* anon, [stack], [vdso], ...: no file */
 	if (m->filename[0] != '/' || !m->ino)
-		return;
+		return MMAP3_NO_ID__UNSAID;
+	if (!build_id_reader__running())
+		return mmap3__read_task_build_id_here(root_dir, m, bid);
 
-	if (mmap3_bid_cache_find(m->maj, m->min, m->ino, bid))
-		return;
-
-	snprintf(path, sizeof(path), "%s/proc/%d/map_files/%" PRI_lx64 "-%" PRI_lx64,
-		 root_dir, m->pid, m->start, m->start + m->len);
-	if (filename__read_build_id(path, bid) <= 0) {
-		snprintf(path, sizeof(path), "%s/proc/%d/root%s",
-			 root_dir, m->pid, m->filename);
-		if (!mmap3__read_file_build_id(path, m, false, bid)) {
-			snprintf(path, sizeof(path), "%s%s", root_dir, m->filename);
-			if (!mmap3__read_file_build_id(path, m, true, bid))
-				return;
-		}
+	pthread_mutex_lock(&mmap3_bid_lock);
+	e = mmap3__ask(root_dir, m);
+	if (!e) {
+		why = MMAP3_NO_ID__GONE;
+	} else if (e->state == MMAP3_BID__PENDING) {
+		*seq = e->seq;
+		why = -EAGAIN;
+	} else {
+		*bid = e->bid;
+		why = e->why;
 	}
-	mmap3_bid_cache_add(m->maj, m->min, m->ino, bid);
+	pthread_mutex_unlock(&mmap3_bid_lock);
+	return why;
+}
+
+/*
+ * The answer to question @seq about the file of device @maj:@min and
+ * inode @ino, as mmap3__task_build_id(): -EAGAIN while it is not there.
+ */
+int mmap3__task_build_id_answer(u32 maj, u32 min, u64 ino, u64 seq, struct build_id *bid)
+{
+	struct mmap3_bid_entry *e;
+	int why = -EAGAIN;
+
+	mmap3__no_build_id(bid);
+	pthread_mutex_lock(&mmap3_bid_lock);
+	e = mmap3_bid_cache__find(maj, min, ino);
+	if (!e) {
+		why = MMAP3_NO_ID__GONE;
+	} else if (e->state != MMAP3_BID__PENDING || e->seq != seq) {
+		/* a later question's answer is as good */
+		*bid = e->bid;
+		why = e->state == MMAP3_BID__PENDING ? -EAGAIN : e->why;
+	}
+	pthread_mutex_unlock(&mmap3_bid_lock);
+	return why;
+}
+
+/*
+ * The id of the file a task maps, or why there is none: read here when no
+ * build id reader runs, else asked of the reader and waited for, at most
+ * BUILD_ID_READER_TIMEOUT ms and a second.
+ */
+int mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
+			      struct build_id *bid)
+{
+	int waited = 0, why;
+	u64 seq = 0;
+
+	why = mmap3__task_build_id(root_dir, m, bid, &seq);
+	while (why == -EAGAIN) {
+		if (waited > BUILD_ID_READER_TIMEOUT + 1000)
+			return MMAP3_NO_ID__TIMEOUT;
+		if (!mmap3__take_answers(100))
+			waited += 100;
+		why = mmap3__task_build_id_answer(m->maj, m->min, m->ino, seq, bid);
+	}
+	return why;
 }
 
 /* "[ext4]" or "/lib/modules/.../ext4.ko.xz" -> "ext4" */
@@ -342,12 +508,12 @@ int perf_event__synthesize_mmap3(struct perf_tool *tool,
 {
 	union perf_event *m3;
 	struct build_id bid;
-	int err;
+	int err, why = 0;
 
 	if (event->header.type == PERF_RECORD_MMAP2) {
 		struct mmap3_file file = mmap3_file__mmap2(&event->mmap2);
 
-		mmap3__read_task_build_id(machine->root_dir, &file, &bid);
+		why = mmap3__read_task_build_id(machine->root_dir, &file, &bid);
 	} else if (!mmap3__read_kernel_build_id(machine, &event->mmap, &bid)) {
 		return process(tool, event, sample, machine);
 	}
@@ -355,6 +521,9 @@ int perf_event__synthesize_mmap3(struct perf_tool *tool,
 	m3 = perf_event__new_mmap3(event, &bid, machine->id_hdr_size);
 	if (!m3)
 		return -ENOMEM;
+	/* why there is no id, where the kernel leaves 0: perf record's word */
+	if (!m3->mmap3.build_id_size && why > 0)
+		m3->mmap3.__reserved_1 = why;
 	err = process(tool, m3, sample, machine);
 	free(m3);
 	return err;

@@ -52,7 +52,28 @@ static inline struct mmap3_file mmap3_file__mmap3(const struct perf_record_mmap3
 	};
 }
 
-void mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
-			       struct build_id *bid);
+/*
+ * Why perf record has no id for a file mapping: perf record writes it
+ * into the __reserved_1 byte of an MMAP3 record without an id, which the
+ * kernel leaves 0.
+ */
+enum mmap3_no_id {
+	MMAP3_NO_ID__UNSAID,		/* the kernel's word, or not a file */
+	MMAP3_NO_ID__NONE_IN_FILE,	/* the file has no GNU build id */
+	MMAP3_NO_ID__GONE,		/* no file with the mapping's inode */
+	MMAP3_NO_ID__NOT_REGULAR,	/* not a regular file */
+	MMAP3_NO_ID__TIMEOUT,		/* the file did not answer in time */
+	MMAP3_NO_ID__MAX,
+};
+
+const char *mmap3_no_id__str(int why);
+int mmap3__read_task_build_id_here(const char *root_dir, const struct mmap3_file *m,
+				   struct build_id *bid);
+int mmap3__read_task_build_id(const char *root_dir, const struct mmap3_file *m,
+			      struct build_id *bid);
+int mmap3__task_build_id(const char *root_dir, const struct mmap3_file *m,
+			 struct build_id *bid, u64 *seq);
+int mmap3__task_build_id_answer(u32 maj, u32 min, u64 ino, u64 seq, struct build_id *bid);
+bool mmap3__take_answers(int timeout_ms);
 
 #endif /* __PERF_MMAP3_SYNTH_H */

@@ -164,6 +164,9 @@ int machine__process_mmap3_event(struct machine *machine,
 
 	if (thread__insert_map(thread, map))
 		goto out_problem_map;
+	/* perf record's word on why the file has no id */
+	if (!id.build_id.size && m->__reserved_1 && map->dso && !map->dso->has_build_id)
+		map->dso->no_build_id_why = m->__reserved_1;
 
 	thread__put(thread);
 	map__put(map);
