@@ -9,16 +9,19 @@
 
 int __perf_event__check(union perf_event *event, u64 file_offset,
 			u16 id_hdr_size, bool needs_swap);
+int perf_event__check_build_id(struct perf_record_header_build_id *bev,
+			       u64 file_offset);
 
 /*
- * Samples, most of a file, are not looked at here: evsel__parse_sample()
- * checks them against the attr.  Inline, so that they do not pay a call
- * each.
+ * Samples, most of a file, are only checked to be whole u64s here:
+ * evsel__parse_sample() checks them against the attr.  Inline, so that
+ * they do not pay a call each.
  */
 static inline int perf_event__check(union perf_event *event, u64 file_offset,
 				    u16 id_hdr_size, bool needs_swap)
 {
-	if (event->header.type == PERF_RECORD_SAMPLE)
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    !(event->header.size % sizeof(u64)))
 		return 0;
 	return __perf_event__check(event, file_offset, id_hdr_size, needs_swap);
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,15 +61,16 @@ bool evlist__has_mmap3(struct evlist *evlist)
 
 /*
  * A record read from a file is checked before anything looks inside it:
- * its size must hold the fixed part, a NUL-terminated filename (padded to
- * 8 bytes, as the kernel writes it) and the sample id fields, and the id
- * size must fit the id array.
+ * its size must hold the fixed part, a NUL-terminated filename shorter
+ * than PATH_MAX (padded to 8 bytes, as the kernel writes it) and the
+ * sample id fields, and the id size must fit the id array.
  */
 int perf_event__check_mmap3(union perf_event *event, u64 file_offset,
 			    u16 id_hdr_size)
 {
 	size_t size = event->header.size;
 	size_t min_size = MMAP3_FIXED_SIZE + sizeof(u64) + id_hdr_size;
+	const char *end;
 
 	if (size < min_size) {
 		pr_err("%#llx: MMAP3 record of %zu bytes, below the minimum %zu\n",
@@ -82,10 +84,17 @@ int perf_event__check_mmap3(union perf_event *event, u64 file_offset,
 		return -EINVAL;
 	}
 	/* the sample id fields, if any, follow the filename */
-	if (!memchr(event->mmap3.filename, '\0',
-		    size - MMAP3_FIXED_SIZE - id_hdr_size)) {
+	end = memchr(event->mmap3.filename, '\0',
+		     size - MMAP3_FIXED_SIZE - id_hdr_size);
+	if (!end) {
 		pr_err("%#llx: MMAP3 record without a NUL-terminated filename\n",
 		       (unsigned long long)file_offset);
+		return -EINVAL;
+	}
+	if (end - event->mmap3.filename >= PATH_MAX) {
+		pr_err("%#llx: MMAP3 record with a filename of %zu bytes, PATH_MAX or more\n",
+		       (unsigned long long)file_offset,
+		       (size_t)(end - event->mmap3.filename));
 		return -EINVAL;
 	}
 	return 0;
