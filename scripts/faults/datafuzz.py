@@ -95,16 +95,17 @@ def align8(n):
     return (n + 7) & ~7
 
 
+# little-endian fields; 0 for one past the end (mutants are short)
 def u16(b, o):
-    return struct.unpack_from("<H", b, o)[0]
+    return struct.unpack_from("<H", b, o)[0] if 0 <= o and o + 2 <= len(b) else 0
 
 
 def u32(b, o):
-    return struct.unpack_from("<I", b, o)[0]
+    return struct.unpack_from("<I", b, o)[0] if 0 <= o and o + 4 <= len(b) else 0
 
 
 def u64(b, o):
-    return struct.unpack_from("<Q", b, o)[0]
+    return struct.unpack_from("<Q", b, o)[0] if 0 <= o and o + 8 <= len(b) else 0
 
 
 class Record:
@@ -925,11 +926,21 @@ def load(path):
 def mutate(seed, first, count, outdir, files):
     seeds = [(f, load(f)) for f in files]
     for i in range(first, first + count):
-        rng = random.Random("%s:%d" % (seed, i))
-        name, raw = rng.choice(seeds)
-        pd = PerfData(raw, name)
-        m = Mutator(pd, rng)
-        out = m.run()
+        for attempt in range(10):
+            # a mutation this mutator cannot carry out on what earlier
+            # ones left: mutant i drawn again, from the next stream
+            rng = random.Random("%s:%d" % (seed, i) + (":%d" % attempt if attempt else ""))
+            name, raw = rng.choice(seeds)
+            pd = PerfData(raw, name)
+            m = Mutator(pd, rng)
+            try:
+                out = m.run()
+                break
+            except (struct.error, IndexError, ValueError, OverflowError) as e:
+                sys.stderr.write("datafuzz.py: mutant %d, attempt %d: %s: %r\n" %
+                                 (i, attempt, "; ".join(m.what), e))
+        else:
+            continue
         fn = "%06d.data" % i
         with open(os.path.join(outdir, fn), "wb") as f:
             f.write(out)
@@ -1117,7 +1128,8 @@ SIGNALS = {132: "ILL", 133: "TRAP", 134: "ABRT", 135: "BUS", 136: "FPE",
 def classify(rc, files):
     """'kind<TAB>function<TAB>first line' of what went wrong in a perf run
     exiting rc whose stderr and sanitizer logs are files, or nothing:
-    kind is asan-<bug>, ubsan-<check>, stack-smash, signal-<NAME>, timeout."""
+    kind is asan-<bug>, ubsan-<check>, stack-smash, fortify, assert,
+    signal-<NAME>, timeout."""
     text = ""
     for f in files:
         try:
@@ -1151,6 +1163,11 @@ def classify(rc, files):
                 kind = "ubsan-other"
         elif "stack smashing detected" in line or "buffer overflow detected" in line:
             kind = "stack-smash" if "stack" in line else "fortify"
+        elif "Assertion `" in line and line.rstrip().endswith("failed."):
+            # "perf: util/session.c:550: swap_sample_id_all: Assertion `...' failed."
+            parts = line.split(": ")
+            func = parts[-2] if len(parts) >= 3 else "-"
+            return "assert\t%s\t%s" % (func, line.strip()[:200])
         else:
             continue
         first, start = line.strip(), i
@@ -1166,8 +1183,9 @@ def classify(rc, files):
     func = "-"
     if kind.startswith("ubsan"):
         # "util/session.c:123:4: runtime error: ...": the place says it
+        # (its file: lines move as perf is fixed)
         place = first.split(": runtime error", 1)[0].rsplit("/", 1)[-1]
-        func = place.rsplit(":", 1)[0] if place.count(":") >= 2 else place
+        func = place.split(":", 1)[0]
     for line in lines[start + 1:start + 60]:
         parts = line.split()
         if len(parts) >= 4 and parts[0].startswith("#") and parts[2] == "in":
