@@ -1110,9 +1110,9 @@ RUNTIME_FRAMES = ("__interceptor_", "__asan", "__ubsan", "__sanitizer", "___inte
 # inline wrappers; perf's own helpers, whose caller is the place
 RUNTIME_PLACES = ("libasan", "libubsan", "libsanitizer", "sanitizer_common",
                   "libc.so", "/usr/include/")
-HELPERS = ("strbuf_", "do_read_", "__do_read")
+HELPERS = ("strbuf_", "do_read_", "__do_read", "refcount_", "atomic_")
 LIBC_FUNCS_PERF = {"readn", "ion", "zalloc", "memdup", "strlcpy", "scnprintf",
-                   "vscnprintf"}
+                   "vscnprintf", "__read_once_size", "__write_once_size"}
 LIBC_FUNCS = {"memcpy", "memmove", "memset", "memcmp", "strlen", "strnlen", "strcmp",
               "strncmp", "strcpy", "strncpy", "strdup", "strndup", "strchr", "strrchr",
               "strstr", "sprintf", "snprintf", "vsnprintf", "printf", "fprintf",
