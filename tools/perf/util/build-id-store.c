@@ -16,6 +16,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
@@ -75,6 +76,7 @@ struct store_entry {
 	const char	*fetch_why;	/* downloaded, not stored: why */
 	bool		asked;		/* debuginfod was asked */
 	bool		no_id;		/* hit, but recorded without an id */
+	bool		refused;	/* its name cannot name a cache entry */
 	bool		ok;
 	bool		reported;	/* its OK or FAIL line is out */
 };
@@ -107,10 +109,13 @@ static const char *debuginfod_urls(void)
 	return urls && *urls ? urls : NULL;
 }
 
-/* Wanted from debuginfod: not stored yet, and with an id to ask for. */
+/*
+ * Wanted from debuginfod: not stored yet, with an id to ask for, and a
+ * name the build-id cache can hold.
+ */
 static bool store_entry__wanted(struct store_entry *e)
 {
-	return !e->ok && !e->no_id;
+	return !e->ok && !e->no_id && !e->refused;
 }
 
 /*
@@ -144,39 +149,17 @@ int build_id_store__config(const char *var, const char *value)
 }
 
 /*
- * @from as @dir/@base: a hard link where the file system allows (the
- * debuginfod client cache is usually on the same one as ~/.debug), else
- * a copy.  Another perf may put its whole file there first: that one
- * will do.
+ * build_id_cache__add_s() or build_id_cache__add_files() gave @err for
+ * @e: true if it is stored.  If not, @e->why says so for an error that
+ * trying again will not mend.
  */
-static int cache_dir__add_file(const char *dir, const char *base, const char *from)
+static bool store_entry__added(struct store_entry *e, int err)
 {
-	char *file;
-	int err = 0;
-
-	if (asprintf(&file, "%s/%s", dir, base) < 0)
-		return -1;
-	if (access(file, F_OK) && link(from, file) && errno != EEXIST &&
-	    copyfile(from, file) && access(file, F_OK))
-		err = -1;
-	free(file);
-	return err;
-}
-
-/*
- * Put @from, and @debug if not NULL, into the cache directory @dir (NULL:
- * out of memory) of the binary with id @sbuild_id, and link to it.
- * mkdir_p() writes into @dir for a while, hence not const.
- */
-static int build_id_cache__add_copy(const char *sbuild_id, char *dir,
-				    const char *from, const char *debug)
-{
-	if (!dir || mkdir_p(dir, 0755) || cache_dir__add_file(dir, "elf", from))
-		return -1;
-	/* without it, perf report has the stripped binary's symbols only */
-	if (debug && cache_dir__add_file(dir, "debug", debug))
-		pr_debug("cannot store %s in %s\n", debug, dir);
-	return build_id_cache__link(sbuild_id, dir);
+	if (err == -ELOOP || err == -ENOTDIR)
+		e->why = "a symbolic link or a file in the way in the build-id cache: not followed";
+	else if (err == -EINVAL)
+		e->why = "refused as a name in the build-id cache";
+	return !err;
 }
 
 /* The running kernel, if it is the one recorded: its kallsyms. */
@@ -189,8 +172,10 @@ static bool store_kernel(struct store_entry *e)
 		e->why = "not the running kernel";
 		return false;
 	}
-	return !build_id_cache__add_s(e->sbuild_id, e->dso->long_name, NULL,
-				      true, false);
+	/* whatever the name recorded: the kernel's is fixed */
+	return store_entry__added(e, build_id_cache__add_s(e->sbuild_id,
+							   DSO__NAME_KALLSYMS,
+							   NULL, true, false));
 }
 
 /* A module, decompressed if need be, if the file on disk is the one. */
@@ -200,7 +185,7 @@ static bool store_module(struct store_entry *e)
 	char tmp[PATH_MAX] = "";
 	const char *path = dso->long_name;
 	struct build_id bid;
-	char *dir;
+	char *realname;
 	bool ok = false;
 
 	/* not on this machine: debuginfod may have it */
@@ -220,13 +205,17 @@ static bool store_module(struct store_entry *e)
 		goto out;
 	}
 	if (path == tmp) {
-		/* the decompressed copy, cached under the module's name */
-		dir = build_id_cache__cachedir(e->sbuild_id, dso->long_name,
-					       NULL, false, false);
-		ok = !build_id_cache__add_copy(e->sbuild_id, dir, tmp, NULL);
-		free(dir);
+		/* the decompressed copy, cached under the module's path */
+		realname = realpath(dso->long_name, NULL);
+		ok = realname &&
+		     store_entry__added(e, build_id_cache__add_files(e->sbuild_id,
+								     realname,
+								     tmp, NULL));
+		free(realname);
 	} else {
-		ok = !build_id_cache__add_s(e->sbuild_id, path, NULL, false, false);
+		ok = store_entry__added(e, build_id_cache__add_s(e->sbuild_id, path,
+								 NULL, false,
+								 false));
 	}
 out:
 	if (path == tmp)
@@ -254,8 +243,10 @@ static bool store_file(struct store_entry *e)
 		e->why = "the file here has another build id";
 		return false;
 	}
-	return !build_id_cache__add_s(e->sbuild_id, dso->long_name, dso->nsinfo,
-				      false, false);
+	return store_entry__added(e, build_id_cache__add_s(e->sbuild_id,
+							   dso->long_name,
+							   dso->nsinfo, false,
+							   false));
 }
 
 /* The kernel or one of its modules: not a file mapped by a task. */
@@ -350,7 +341,7 @@ static void store_run__report(struct store_run *run, struct store_entry *e)
 	store_run__progress_clear(run);
 	if (e->ok)
 		printf("OK %s %s\n", e->sbuild_id, e->dso->long_name);
-	else if (run->debuginfod && !e->no_id)
+	else if (run->debuginfod && !e->no_id && !e->refused)
 		printf("FAIL %s %s (%s; %s)\n", e->sbuild_id, e->dso->long_name,
 		       e->why, fetch_why(e, buf, sizeof(buf)));
 	else
@@ -573,43 +564,21 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 }
 
 /*
- * The cache directory of a download: under the name the binary was
- * recorded with, as a local one gets, so that ~/.debug and
- * "perf buildid-cache -l" show that name and not the client cache's.  The
- * file need not exist here, so no realpath(): a recorded name is the
- * kernel's d_path() of the mapping, absolute and resolved already.  A
- * name that is not (relative, or with a "." or ".." component that would
- * climb out of ~/.debug) gets the client cache's path instead.
+ * The name a download is cached under: the name the binary was recorded
+ * with, as a local one gets, so that ~/.debug and "perf buildid-cache -l"
+ * show that name and not the client cache's.  The file need not exist
+ * here, so no realpath(): a recorded name is the kernel's d_path() of the
+ * mapping, absolute and resolved already.  A name that is not (a module
+ * known by its name only, "[nf_tables]") gets the client cache's path
+ * instead.  NULL: out of memory.
  */
-static bool name__is_plain_path(const char *name)
-{
-	const char *c = name, *end;
-
-	if (*name != '/')
-		return false;
-	while (*c == '/') {
-		c++;
-		end = strchrnul(c, '/');
-		if (end == c || (end - c == 1 && c[0] == '.') ||
-		    (end - c == 2 && c[0] == '.' && c[1] == '.'))
-			return false;
-		c = end;
-	}
-	return true;
-}
-
-static char *fetched_cachedir(struct store_entry *e)
+static char *fetched_cachename(struct store_entry *e)
 {
 	const char *name = e->dso->long_name;
-	char *dir;
 
-	if (!strcmp(name, DSO__NAME_KALLSYMS) || name__is_plain_path(name)) {
-		if (asprintf(&dir, "%s%s%s/%s", buildid_dir, *name == '/' ? "" : "/",
-			     name, e->sbuild_id) < 0)
-			return NULL;
-		return dir;
-	}
-	return build_id_cache__cachedir(e->sbuild_id, e->fetched, NULL, false, false);
+	if (!strcmp(name, DSO__NAME_KALLSYMS) || build_id_cache__plain_path(name))
+		return strdup(name);
+	return realpath(e->fetched, NULL);
 }
 
 /*
@@ -619,7 +588,7 @@ static char *fetched_cachedir(struct store_entry *e)
  */
 static void store_download(struct store_entry *e)
 {
-	char *dir;
+	char *name;
 
 	if (!e->fetched)
 		return;
@@ -633,13 +602,13 @@ static void store_download(struct store_entry *e)
 		return;
 	}
 	drop_bad_debuginfo(e);
-	dir = fetched_cachedir(e);
-	e->ok = !build_id_cache__add_copy(e->sbuild_id, dir, e->fetched,
-					  e->fetched_debug) ||
+	name = fetched_cachename(e);
+	e->ok = (name && !build_id_cache__add_files(e->sbuild_id, name, e->fetched,
+						    e->fetched_debug)) ||
 		build_id_cache__cached(e->sbuild_id);
 	if (!e->ok)
 		e->fetch_why = "cannot write the download to the build-id cache";
-	free(dir);
+	free(name);
 }
 
 /*
@@ -725,14 +694,24 @@ static void *fetch_worker(void *arg)
 }
 
 /*
+ * A temporary file of libdebuginfod is that of a download under way if
+ * it grew within the last FETCH_FRESH_S seconds: its mtime tells.
+ */
+#define FETCH_FRESH_S	5
+
+/*
  * Another client of the cache (another perf) downloading @e's file right
- * now: its temporary file, "executable.XXXXXX", is in the id's directory.
+ * now: its temporary file, "executable.XXXXXX", is in the id's directory,
+ * and growing.  One that a client killed mid-download left there stays
+ * for good, and is not waited for.
  */
 static bool fetch__other_downloading(struct store_entry *e)
 {
 	char dir[PATH_MAX];
 	struct dirent *d;
+	struct stat st;
 	bool busy = false;
+	time_t now;
 	DIR *dp;
 
 	if (!fetch_cache_path(e, NULL, dir, sizeof(dir)))
@@ -740,12 +719,17 @@ static bool fetch__other_downloading(struct store_entry *e)
 	dp = opendir(dir);
 	if (!dp)
 		return false;
+	now = time(NULL);
 	while (!busy && (d = readdir(dp)) != NULL) {
 		const char *dot = strrchr(d->d_name, '.');
 
-		busy = dot && strlen(dot + 1) == 6 &&
-		       (strstarts(d->d_name, "executable.") ||
-			strstarts(d->d_name, "debuginfo."));
+		if (!dot || strlen(dot + 1) != 6 ||
+		    !(strstarts(d->d_name, "executable.") ||
+		      strstarts(d->d_name, "debuginfo.")))
+			continue;
+		busy = !fstatat(dirfd(dp), d->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+		       S_ISREG(st.st_mode) && st.st_mtime > now - FETCH_FRESH_S &&
+		       st.st_mtime <= now + 1;
 	}
 	closedir(dp);
 	return busy;
@@ -781,7 +765,8 @@ static void fetch_again(struct store_run *run)
 			/*
 			 * Still "not found" while another perf downloads it:
 			 * the empty entry of the race above, until that one
-			 * renames its file.  Up to 30 s, then once more.
+			 * renames its file.  Up to 30 s while its temporary
+			 * file grows, then once more.
 			 */
 			while (e->err == -ENOENT && waits < 300 &&
 			       !READ_ONCE(store_interrupted) && fetch__other_downloading(e)) {
@@ -968,6 +953,9 @@ static int machine__collect_store(struct machine *machine, bool with_hits,
 			strcpy(e->sbuild_id, "-");
 		} else {
 			build_id__sprintf(&dso->bid, e->sbuild_id);
+			/* from another machine maybe: a name to check */
+			e->why = dso__cache_name_refused(dso, machine);
+			e->refused = !!e->why;
 		}
 	}
 	up_read(&machine->dsos.lock);
@@ -1004,9 +992,9 @@ int perf_session__store_build_ids(struct perf_session *session,
 	for (i = 0; i < run.nr; i++) {
 		struct store_entry *e = &run.entries[i];
 
-		if (!e->no_id)
+		if (!e->no_id && !e->refused)
 			e->ok = store_local(e);
-		if (e->ok || e->no_id || !debuginfod)
+		if (e->ok || e->no_id || e->refused || !debuginfod)
 			store_run__report(&run, e);
 	}
 	debuginfod_urls__restore(urls);
@@ -1043,22 +1031,20 @@ bool perf_session__has_mmap3(struct perf_session *session)
 }
 
 /*
- * perf buildid-list --store, perf report --store: read @path, marking the
- * DSOs hit, and store them.  Returns the number of failures, or < 0.
+ * perf buildid-list --store, perf report --store: read @data, marking the
+ * DSOs hit, and store them.  A file a task mapped in another mount
+ * namespace is read there only if @data was recorded on this machine
+ * (see machine__new_thread()), or with @data->local_namespaces.  Returns
+ * the number of failures, or < 0.
  */
-int perf_data__store_build_ids(const char *path, bool force, bool with_hits,
+int perf_data__store_build_ids(struct perf_data *data, bool with_hits,
 			       bool debuginfod)
 {
-	struct perf_data data = {
-		.path  = path,
-		.mode  = PERF_DATA_MODE_READ,
-		.force = force,
-	};
 	struct perf_session *session;
 	int err;
 
 	symbol__elf_init();
-	session = perf_session__new(&data, false, &build_id__mark_dso_hit_ops);
+	session = perf_session__new(data, false, &build_id__mark_dso_hit_ops);
 	if (IS_ERR(session))
 		return PTR_ERR(session);
 	err = perf_session__process_events(session);

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 struct dso;
+struct perf_data;
 struct perf_session;
 
 int perf_session__store_build_ids(struct perf_session *session,
@@ -14,7 +15,7 @@ char *build_id_store__record_begin(void);
 void build_id_store__record_end(char *urls);
 bool perf_session__has_mmap3(struct perf_session *session);
 bool dso__wants_build_id(struct dso *dso);
-int perf_data__store_build_ids(const char *path, bool force, bool with_hits,
+int perf_data__store_build_ids(struct perf_data *data, bool with_hits,
 			       bool debuginfod);
 
 #endif /* __PERF_BUILD_ID_STORE_H */
