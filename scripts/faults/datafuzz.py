@@ -15,6 +15,9 @@
       line on stdout, smallest first
   datafuzz.py format FILE
       "file" or "pipe": how perf is to be given FILE
+  datafuzz.py kernel-id FILE OUT in|out
+      FILE to OUT with the running kernel's build id in place of the
+      corpus's marker for it (in), or the other way round (out)
   datafuzz.py classify RC LOG...
       "kind<TAB>function<TAB>first line" of the failure in the logs of a
       perf run that exited RC (a sanitizer report, a signal, a timeout),
@@ -322,8 +325,6 @@ def swap_record(r, sample_id_all):
         if t == MMAP3:
             bswap(b, 64, 4)
             bswap(b, 68, 4)
-        if t != MMAP:
-            pass
         after_name(NAME_AT[t])
     elif t == COMM:
         bswap(b, 8, 4)
@@ -984,12 +985,10 @@ def shrink(path, outdir):
 
         def cut(lo, hi):
             return raw[:lo] + raw[hi:]
-        if pos < len(raw):
-            cands.append(raw[:pos + 8] if pos + 8 < len(raw) else None)
     else:
         if len(raw) < FILE_HEADER:
             return
-        attr_size, a_off, a_size, d_off, d_size, e_off, e_size = header_fields()
+        _, _, _, d_off, d_size, _, _ = header_fields()
         end = d_off + d_size
         if end > len(raw) or d_off < FILE_HEADER:
             return
@@ -1069,9 +1068,16 @@ def shrink(path, outdir):
             pd.features = variant
             cands.append(pd.serialize())
         pd.features = feats
+    # what follows the last record a walk could split: left out
+    if spans:
+        last = spans[-1][0] + spans[-1][1]
+        if fmt == "pipe" and last < len(raw):
+            cands.append(raw[:last])
+        elif fmt == "file" and last < end:
+            cands.append(cut(last, end))
     # records left out: halves, quarters... then one at a time
     n = len(spans)
-    chunk = n // 2
+    chunk = max(1, n // 2)
     while chunk >= 1:
         for i in range(0, n, chunk):
             group = spans[i:i + chunk]
@@ -1195,7 +1201,44 @@ def classify(rc, files):
                 continue
             func = fn if not kind.startswith("ubsan") else "%s@%s" % (fn, func)
             break
+    if func == "-" and kind.startswith("asan"):
+        # no frame (ASan's "nested bug" after a stack overrun): one
+        # failure whichever command hit it
+        func = "no-frames"
     return "%s\t%s\t%s" % (kind, func, first[:200])
+
+
+# ------------------------------------------------------------ kernel id
+# A record of the kernel's map hits perf's kernel paths (--store copies
+# /proc/kallsyms) only with the running kernel's build id: the corpus
+# holds a marker in its place, put back for the kernel at hand.
+KERNEL_ID_MARKER = b"dfz:kernel-build-id:"
+
+
+def host_kernel_id():
+    try:
+        notes = load("/sys/kernel/notes")
+    except OSError:
+        return None
+    pos = 0
+    while pos + 12 <= len(notes):
+        namesz, descsz, typ = struct.unpack_from("<III", notes, pos)
+        name = notes[pos + 12:pos + 12 + namesz]
+        desc_at = pos + 12 + ((namesz + 3) & ~3)
+        if name == b"GNU\0" and typ == 3 and descsz == 20:
+            return notes[desc_at:desc_at + 20]
+        pos = desc_at + ((descsz + 3) & ~3)
+    return None
+
+
+def kernel_id(path, out, direction):
+    raw = load(path)
+    kid = host_kernel_id()
+    if kid:
+        raw = raw.replace(KERNEL_ID_MARKER, kid) if direction == "in" else \
+            raw.replace(kid, KERNEL_ID_MARKER)
+    with open(out, "wb") as f:
+        f.write(raw)
 
 
 # ------------------------------------------------------------ info
@@ -1238,6 +1281,8 @@ def main(argv):
         shrink(argv[1], argv[2])
     elif len(argv) == 2 and argv[0] == "format":
         print(file_format(load(argv[1])))
+    elif len(argv) == 4 and argv[0] == "kernel-id" and argv[3] in ("in", "out"):
+        kernel_id(argv[1], argv[2], argv[3])
     elif len(argv) >= 2 and argv[0] == "classify":
         v = classify(int(argv[1]), argv[2:])
         if v:
