@@ -8,6 +8,8 @@
 #   make check-series  checkpatch --strict and overlay ownership
 #   make vm CMD='...'  run CMD in the VM on the patched kernel
 #   make bench         overhead and speed figures
+#   make fuzz-data     a long run of the perf.data fuzzer (DATAFUZZ_TIME s,
+#                      default 3600), findings to build/datafuzz-findings
 #   make debs          Debian bullseye packages in out/debs: perf, and the
 #                      kernel with Debian's config (hours on 2 cores)
 
@@ -16,7 +18,7 @@ TOP := $(CURDIR)
 S := $(TOP)/scripts
 
 .PHONY: all deps base apply kernel kernel-debug perf perf-base perf-asan kselftests harness \
-	check demo series check-series vm bench debs debs-qemu clean distclean
+	check demo series check-series vm bench fuzz-data debs debs-qemu clean distclean
 
 all: kernel kernel-debug perf perf-base kselftests harness
 
@@ -81,6 +83,10 @@ vm: kernel
 
 bench: all
 	@$(S)/bench/run
+
+# the perf.data fuzzer for longer than make check gives it
+fuzz-data: perf perf-asan
+	@$(S)/faults/datafuzz --time $${DATAFUZZ_TIME:-3600} --save $(TOP)/build/datafuzz-findings
 
 clean:
 	rm -rf build/kernel build/kernel-debug build/perf build/perf-base build/perf-asan build/ksft out \
