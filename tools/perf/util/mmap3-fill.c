@@ -31,7 +31,6 @@
  * mapping without an id: none at the end of the run.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -163,7 +162,8 @@ static void fill__answer(u32 type, u16 misc, int why, const struct build_id *bid
 		if (why > 0) {
 			write(offsetof(struct perf_record_mmap3, __reserved_1), &b, 1, arg);
 		} else if (!why) {
-			write(offsetof(struct perf_record_mmap3, build_id), bid->data, bid->size, arg);
+			write(offsetof(struct perf_record_mmap3, build_id), bid->data,
+			      bid->size, arg);
 			write(offsetof(struct perf_record_mmap3, build_id_size), &b, 1, arg);
 		}
 	} else if (!why) {
@@ -196,8 +196,8 @@ static void fill__pwrite(u64 off, const void *bytes, size_t len, void *arg)
 	struct fill_pwrite *p = arg;
 
 	if (pwrite(p->fd, bytes, len, p->off + off) != (ssize_t)len)
-		pr_debug("perf.data: build id not written at %#" PRIx64 ": %s\n",
-			 p->off + off, strerror(errno));
+		pr_debug("perf.data: build id not written at %#llx: %s\n",
+			 (unsigned long long)(p->off + off), strerror(errno));
 }
 
 /*
