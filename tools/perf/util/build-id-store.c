@@ -695,9 +695,11 @@ static void *fetch_worker(void *arg)
 
 /*
  * A temporary file of libdebuginfod is that of a download under way if
- * it grew within the last FETCH_FRESH_S seconds: its mtime tells.
+ * it grew within the last FETCH_FRESH_S seconds: its mtime tells.  A
+ * download on a loaded machine may stall for seconds; one a killed client
+ * left is older than a minute soon after.
  */
-#define FETCH_FRESH_S	5
+#define FETCH_FRESH_S	60
 
 /*
  * Another client of the cache (another perf) downloading @e's file right
