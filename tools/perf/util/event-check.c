@@ -186,7 +186,8 @@ static int cpu_map_data__check(const struct perf_record_cpu_map_data *data,
 		return entries_fit(swap_u16(mask[0], needs_swap), long_size,
 				   room - fixed) ? 0 : -ENOSPC;
 	default:
-		return -EINVAL;
+		/* a newer perf's form (5.19's ranges): not for this perf */
+		return -EOPNOTSUPP;
 	}
 }
 
@@ -315,6 +316,11 @@ static int perf_event__check_user(union perf_event *event, u64 file_offset,
 	}
 	if (err == -ENOSPC)
 		goto out_short;
+	if (err == -EOPNOTSUPP) {
+		pr_debug("%#llx: record of type %u with a cpu map of a newer form: skipped\n",
+			 (unsigned long long)file_offset, type);
+		return 1;
+	}
 	if (err) {
 		pr_err("%#llx: record of type %u with a cpu map of an unknown type or word size\n",
 		       (unsigned long long)file_offset, type);

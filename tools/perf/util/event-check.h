@@ -13,6 +13,8 @@ int perf_event__check_build_id(struct perf_record_header_build_id *bev,
 			       u64 file_offset);
 
 /*
+ * 0: the record may be read; 1: a sound record of a form this perf does
+ * not know, to be skipped; -EINVAL: a damaged one (said, with its offset).
  * Samples, most of a file, are only checked to be whole u64s here:
  * evsel__parse_sample() checks them against the attr.  Inline, so that
  * they do not pay a call each.
