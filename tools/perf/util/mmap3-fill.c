@@ -157,7 +157,7 @@ static void fill__answer(u32 type, u16 misc, int why, const struct build_id *bid
 			 void *arg)
 {
 	if (type == PERF_RECORD_MMAP3) {
-		u8 b = why ? why : bid->size;
+		u8 b = why ? (u8)why : (u8)bid->size;
 
 		if (why > 0) {
 			write(offsetof(struct perf_record_mmap3, __reserved_1), &b, 1, arg);
