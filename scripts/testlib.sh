@@ -8,7 +8,6 @@
 #
 #   why+=("reason")   a reason the current group fails
 #   verdict "what"    PASS if no reason was added since the last verdict
-#   t_check "what" CMD...   PASS if CMD succeeds, else FAIL with its output
 
 T_GROUP=${T_GROUP:-test}
 t_nfail=0
@@ -30,6 +29,9 @@ verdict() {
 	fi
 	why=()
 }
+
+# Milliseconds since the epoch, for the times a test bounds.
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 t_status() {
 	[ "$t_nfail" -eq 0 ]
