@@ -60,9 +60,9 @@ static const struct record_layout layouts[PERF_RECORD_MAX] = {
 	[PERF_RECORD_LOST_SAMPLES]	= FIXED(perf_record_lost_samples),
 	[PERF_RECORD_BPF_EVENT]		= FIXED(perf_record_bpf_event),
 	[PERF_RECORD_NAMESPACES]	= {
-		offsetof(struct perf_record_namespaces, link_info), false },
+		offsetof(struct perf_record_namespaces, link_info), false, false },
 	[PERF_RECORD_TEXT_POKE]		= {
-		offsetof(struct perf_record_text_poke_event, bytes), false },
+		offsetof(struct perf_record_text_poke_event, bytes), false, false },
 };
 
 static u64 swap_u64(u64 v, bool needs_swap)
