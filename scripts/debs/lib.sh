@@ -108,6 +108,52 @@ in_root() {
 	' in_root "$dir" "$@"
 }
 
+# Debian trixie's perf in a root of its own: the tarball is made once,
+# from the mirror and keyring of apt's bullseye entry, which
+# scripts/setup-deps derives from the machine's own Debian entry; the
+# root is unpacked again when the tarball changes.  Both under CACHE
+# (build/newer-cache).  Prints the root.
+#   trixie_perf_root CACHE
+trixie_perf_root() {
+	local cache tgz root mirror work log
+	cache=$(realpath -m "$1")
+	tgz=$cache/trixie-perf.tgz
+	root=$cache/trixie-root
+	if [ ! -f "$tgz" ] || [ "$(cat "$tgz.include" 2> /dev/null)" != "minbase linux-perf" ]; then
+		[ -f "$BULLSEYE_SOURCES" ] || die "no $BULLSEYE_SOURCES (run scripts/setup-deps)"
+		mirror=$(bullseye_mirror)
+		[ -n "$mirror" ] || die "no URIs in $BULLSEYE_SOURCES"
+		mkdir -p "$cache"
+		work=$(mktemp -d "$cache/debootstrap.XXXXXX")
+		echo "newer: debootstrap minbase trixie -> ${tgz#"$TOP"/}" >&2
+		if ! timeout 1800 debootstrap --variant=minbase --include=linux-perf \
+			--keyring="$(bullseye_keyring)" --make-tarball="$tgz.new" \
+			trixie "$work" "$mirror" > "$work.log" 2>&1; then
+			tail -n 20 "$work.log" >&2
+			rm -rf "$work" "$work.log" "$tgz.new"
+			die "debootstrap of trixie failed"
+		fi
+		rm -rf "$work" "$work.log"
+		mv "$tgz.new" "$tgz"
+		echo "minbase linux-perf" > "$tgz.include"
+	fi
+	if [ ! -f "$root/.from" ] || [ "$(cat "$root/.from")" != "$(stat -c %Y "$tgz")" ]; then
+		echo "newer: unpacking the trixie root into ${root#"$TOP"/}" >&2
+		rm -rf "$root"
+		mkdir -p "$root"
+		log=$cache/unpack.log
+		if ! timeout 1800 debootstrap --unpack-tarball="$tgz" \
+			--keyring="$(bullseye_keyring)" trixie "$root" "$(bullseye_mirror)" \
+			> "$log" 2>&1; then
+			tail -n 20 "$log" >&2
+			die "debootstrap --unpack-tarball of trixie failed"
+		fi
+		rm -f "$log"
+		stat -c %Y "$tgz" > "$root/.from"
+	fi
+	echo "$root"
+}
+
 commit_time() {
 	git -C "$TOP" log -1 --format=%ct 2> /dev/null || date +%s
 }
