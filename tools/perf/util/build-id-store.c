@@ -141,8 +141,12 @@ int build_id_store__config(const char *var, const char *value)
 		/* a key without a value is an error, not a crash */
 		if (perf_config_int(&store_jobs, var, value))
 			return -1;
-		if (store_jobs < 1)
-			store_jobs = 1;
+		if (store_jobs < 1) {
+			pr_err("bad config value for '%s': %s (one download at a time or more)\n",
+			       var, value);
+			store_jobs = STORE_JOBS_DEFAULT;
+			return -1;
+		}
 		return 0;
 	}
 	return 0;
