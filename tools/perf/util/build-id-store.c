@@ -1040,22 +1040,29 @@ bool perf_session__has_mmap3(struct perf_session *session)
  * perf buildid-list --store, perf report --store: read @data, marking the
  * DSOs hit, and store them.  A file a task mapped in another mount
  * namespace is read there only if @data was recorded on this machine
- * (see machine__new_thread()), or with @data->local_namespaces.  Returns
- * the number of failures, or < 0.
+ * (see machine__new_thread()), or with @data->local_namespaces.  A file
+ * damaged part way loses nothing that came before the damage: what was
+ * read is stored.  Returns the number of failures, or < 0 if @data could
+ * not be read (whole).
  */
 int perf_data__store_build_ids(struct perf_data *data, bool with_hits,
 			       bool debuginfod)
 {
 	struct perf_session *session;
-	int err;
+	int err, fails;
 
 	symbol__elf_init();
 	session = perf_session__new(data, false, &build_id__mark_dso_hit_ops);
 	if (IS_ERR(session))
 		return PTR_ERR(session);
 	err = perf_session__process_events(session);
-	if (!err)
-		err = perf_session__store_build_ids(session, with_hits, debuginfod);
+	if (err)
+		pr_err("%s: not read whole: storing the binaries of what was read\n",
+		       data->path);
+	fails = perf_session__store_build_ids(session, with_hits, debuginfod);
 	perf_session__delete(session);
-	return err;
+	if (err)
+		return err < 0 ? err : -EINVAL;
+	/* no build-id cache to store into fails every binary */
+	return fails < 0 ? 1 : fails;
 }

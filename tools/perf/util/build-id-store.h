@@ -18,4 +18,14 @@ bool dso__wants_build_id(struct dso *dso);
 int perf_data__store_build_ids(struct perf_data *data, bool with_hits,
 			       bool debuginfod);
 
+/*
+ * The exit status of --store, from perf_data__store_build_ids(): 0 every
+ * binary stored, 1 some not (a FAIL line each), 2 the input could not be
+ * read (whole).
+ */
+static inline int store_exit_status(int ret)
+{
+	return ret < 0 ? 2 : ret > 0 ? 1 : 0;
+}
+
 #endif /* __PERF_BUILD_ID_STORE_H */
