@@ -35,6 +35,9 @@
 #include <elfutils/debuginfod.h>
 #endif
 
+#ifdef HAVE_LIBELF_SUPPORT
+#include <gelf.h>
+#endif
 #include "build-id.h"
 #include "build-id-store.h"
 #include "config.h"
@@ -79,6 +82,7 @@ struct store_entry {
 	bool		refused;	/* its name cannot name a cache entry */
 	bool		ok;
 	bool		reported;	/* its OK or FAIL line is out */
+	char		*from;		/* the server it was downloaded from */
 };
 
 /* One --store: what its downloads share, under lock once they run. */
@@ -107,6 +111,33 @@ static const char *debuginfod_urls(void)
 	const char *urls = getenv("DEBUGINFOD_URLS");
 
 	return urls && *urls ? urls : NULL;
+}
+
+/*
+ * The first server of DEBUGINFOD_URLS that is no http:// or https:// URL,
+ * into @buf, or NULL: libdebuginfod would take it for a host name
+ * ("garbage") or fail on its scheme ("ftp://..."), each answer then
+ * saying something else.  With one, no server is asked.
+ */
+static const char *debuginfod_urls__malformed(char *buf, size_t size)
+{
+	const char *urls = debuginfod_urls(), *p, *end;
+
+	for (p = urls; p && *p; p = end) {
+		size_t len;
+
+		p += strspn(p, " \t\n");
+		end = p + strcspn(p, " \t\n");
+		len = end - p;
+		if (!len)
+			break;
+		if ((len > 7 && !strncmp(p, "http://", 7)) ||
+		    (len > 8 && !strncmp(p, "https://", 8)))
+			continue;
+		snprintf(buf, size, "%.*s", len > 64 ? 64 : (int)len, p);
+		return buf;
+	}
+	return NULL;
 }
 
 /*
@@ -302,49 +333,159 @@ static u64 now_ms(void)
 	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
 }
 
-/* Why debuginfod did not give @e, into @buf. */
+/*
+ * Why debuginfod did not give @e, into @buf: the servers asked are named,
+ * as DEBUGINFOD_URLS has them (libdebuginfod asks them all at once).
+ */
 static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
 {
 #ifdef HAVE_DEBUGINFOD_SUPPORT
+	const char *urls = debuginfod_urls() ?: "(none)";
+	char bad[80];
+
 	if (e->fetch_why)
 		return e->fetch_why;
-	if (!e->asked)
-		return READ_ONCE(store_interrupted) ? "debuginfod: interrupted" :
-		       debuginfod_urls() ? "debuginfod not asked" :
-		       "no debuginfod server: DEBUGINFOD_URLS is not set";
+	if (!e->asked) {
+		if (READ_ONCE(store_interrupted))
+			return "debuginfod: interrupted";
+		if (!debuginfod_urls())
+			return "no debuginfod server: DEBUGINFOD_URLS is not set";
+		if (debuginfod_urls__malformed(bad, sizeof(bad))) {
+			snprintf(buf, size,
+				 "no debuginfod server asked: '%s' in DEBUGINFOD_URLS is no http:// or https:// URL",
+				 bad);
+			return buf;
+		}
+		return "debuginfod not asked";
+	}
 	if (e->interrupted)
 		return "debuginfod: interrupted";
 	switch (e->err) {
 	case -ENOENT:
-		return "not on any debuginfod server";
+		snprintf(buf, size, "not on any debuginfod server: %s", urls);
+		break;
 	case -ETIME:
 	case -ETIMEDOUT:
-		return e->over_maxtime ?
-		       "debuginfod: not downloaded within DEBUGINFOD_MAXTIME" :
-		       "debuginfod timed out (DEBUGINFOD_TIMEOUT)";
+		snprintf(buf, size, "%s: %s", e->over_maxtime ?
+			 "debuginfod: not downloaded within DEBUGINFOD_MAXTIME" :
+			 "debuginfod timed out (DEBUGINFOD_TIMEOUT)", urls);
+		break;
 	case -EFBIG:
 		return "debuginfod: larger than DEBUGINFOD_MAXSIZE";
 	default:
-		snprintf(buf, size, "debuginfod: %s", strerror(-e->err));
-		return buf;
+		snprintf(buf, size, "debuginfod: %s: %s", strerror(-e->err), urls);
+		break;
 	}
+	return buf;
 #else
 	return "perf built without libdebuginfod";
 #endif
 }
 
+/*
+ * Does the ELF file @path have a symbol table (@symtab: more than the
+ * dynamic symbols, the names of static functions) or DWARF (@debuginfo)?
+ * False if it cannot be read.
+ */
+static bool elf_file__symbols(const char *path, bool *symtab, bool *debuginfo)
+{
+#ifdef HAVE_LIBELF_SUPPORT
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	struct stat st;
+	Elf *elf;
+	int fd;
+
+	fd = open_regular_file(path, &st);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			const char *name;
+			GElf_Shdr sh;
+
+			if (!gelf_getshdr(scn, &sh))
+				break;
+			if (sh.sh_type == SHT_SYMTAB)
+				*symtab = true;
+			if (sh.sh_type == SHT_NOBITS)
+				continue;
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
+				*debuginfo = true;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	return elf != NULL;
+#else
+	return false;
+#endif
+}
+
+/*
+ * What the build-id cache now holds of @e, for perf report, into @buf:
+ * "kallsyms", "with debuginfo", "symbols from its .symtab, no debuginfo"
+ * or "executable only: stripped, ...": perf report then names only its
+ * exported functions.  With the server it came from.
+ */
+static const char *store_entry__what(struct store_run *run, struct store_entry *e,
+				     char *buf, size_t size)
+{
+	char *link = build_id_cache__linkname(e->sbuild_id, NULL, 0);
+	bool symtab = false, debuginfo = false;
+	char path[PATH_MAX], what[256];
+	const char *file;
+
+	if (!link)
+		return "stored";
+	snprintf(path, sizeof(path), "%s/kallsyms", link);
+	if (!access(path, F_OK)) {
+		snprintf(what, sizeof(what), "kallsyms");
+	} else {
+		snprintf(path, sizeof(path), "%s/debug", link);
+		debuginfo = !access(path, F_OK);
+		for (file = "elf"; file; file = strcmp(file, "elf") ? NULL : "vdso") {
+			snprintf(path, sizeof(path), "%s/%s", link, file);
+			if (elf_file__symbols(path, &symtab, &debuginfo))
+				break;
+		}
+		if (debuginfo)
+			snprintf(what, sizeof(what), "with debuginfo");
+		else if (symtab)
+			snprintf(what, sizeof(what), "symbols from its .symtab, no debuginfo");
+		else if (run->debuginfod && debuginfod_urls())
+			snprintf(what, sizeof(what),
+				 "executable only: stripped, and no debuginfo here or on %s",
+				 debuginfod_urls());
+		else
+			snprintf(what, sizeof(what), "executable only: stripped, no debuginfo here");
+	}
+	free(link);
+	if (e->from)
+		snprintf(buf, size, "%s; from %s", what, e->from);
+	else
+		snprintf(buf, size, "%s", what);
+	return buf;
+}
+
 static void store_run__progress(struct store_run *run, bool now);
 static void store_run__progress_clear(struct store_run *run);
 
-/* @e's line, "OK <id> <name>" or "FAIL <id> <name> (<why>)", out now. */
+/*
+ * @e's line, out now: "OK <id> <name> (<what perf report has>)" or
+ * "FAIL <id> <name> (<why>)".
+ */
 static void store_run__report(struct store_run *run, struct store_entry *e)
 {
 	bool drawn = run->drawn;
-	char buf[128];
+	char buf[512];
 
 	store_run__progress_clear(run);
 	if (e->ok)
-		printf("OK %s %s\n", e->sbuild_id, e->dso->long_name);
+		printf("OK %s %s (%s)\n", e->sbuild_id, e->dso->long_name,
+		       store_entry__what(run, e, buf, sizeof(buf)));
 	else if (run->debuginfod && !e->no_id && !e->refused)
 		printf("FAIL %s %s (%s; %s)\n", e->sbuild_id, e->dso->long_name,
 		       e->why, fetch_why(e, buf, sizeof(buf)));
@@ -536,6 +677,21 @@ static int fetch_file(debuginfod_client *client, struct store_entry *e,
 }
 
 /*
+ * The server that gave @e: the URL of libdebuginfod's last download, up
+ * to its "/buildid/" part.
+ */
+static void fetch_from(debuginfod_client *client, struct store_entry *e)
+{
+	const char *url = debuginfod_get_url(client), *end;
+
+	zfree(&e->from);
+	if (!url)
+		return;
+	end = strstr(url, "/buildid/");
+	e->from = strndup(url, end ? (size_t)(end - url) : strlen(url));
+}
+
+/*
  * Download @e's binary: the executable, or a module's debuginfo; then,
  * for a user binary, its debuginfo where a server has it (Debian's
  * -dbgsym packages, say).  That one is optional: no FAIL without it.  A
@@ -560,6 +716,7 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	if (e->err)
 		return;
 	e->fetched = path;
+	fetch_from(client, e);
 	/* a server's wrong file is worse than none: checked once, here */
 	e->fetched_good = file__has_build_id(path, &e->dso->bid);
 	if (e->fetched_good && !dso__is_kernel_side(e->dso) &&
@@ -804,6 +961,7 @@ static void fetch_missing(struct store_run *run)
 	struct sigaction sa = { .sa_handler = store__signal, .sa_flags = SA_RESTART };
 	struct sigaction old_int, old_term;
 	int i, nr_threads;
+	char bad[80];
 	bool retry;
 	size_t j;
 
@@ -811,6 +969,11 @@ static void fetch_missing(struct store_run *run)
 		run->todo += store_entry__wanted(&run->entries[j]);
 	if (!run->todo || !debuginfod_urls())
 		return;
+	if (debuginfod_urls__malformed(bad, sizeof(bad))) {
+		pr_err("DEBUGINFOD_URLS: '%s' is no http:// or https:// URL: no server asked\n",
+		       bad);
+		return;
+	}
 	nr_threads = store_jobs;
 	if ((size_t)nr_threads > run->todo)
 		nr_threads = run->todo;
@@ -1014,6 +1177,7 @@ int perf_session__store_build_ids(struct perf_session *session,
 			store_run__report(&run, e);
 		free(e->fetched);
 		free(e->fetched_debug);
+		free(e->from);
 	}
 	free(run.entries);
 	sig = READ_ONCE(store_interrupted);

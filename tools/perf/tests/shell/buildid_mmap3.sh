@@ -154,7 +154,7 @@ test_store() {
 
 	perf --buildid-dir "$cache" buildid-list --store -i "$tmp/perf.data" > "$tmp/store" || true
 	link=$cache/.build-id/${id:0:2}/${id:2}
-	if ! grep -q "^OK $id $tmp/prog\$" "$tmp/store"; then
+	if ! grep -q "^OK $id $tmp/prog (" "$tmp/store"; then
 		echo "buildid-list --store [Failed - no OK line]"
 		cat "$tmp/store"
 		err=1
@@ -389,7 +389,7 @@ test_report_store() {
 	DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/dcache \
 		perf --buildid-dir "$cache" report --store -i "$tmp/perf.data" \
 		> "$tmp/store3" 2> /dev/null || true
-	if ! grep -q "^OK $id $tmp/prog\$" "$tmp/store3" ||
+	if ! grep -q "^OK $id $tmp/prog (" "$tmp/store3" ||
 	   ! cmp -s "$cache/.build-id/${id:0:2}/${id:2}/elf" "$srv/prog"; then
 		echo "report --store via debuginfod [Failed - original not fetched]"
 		cat "$tmp/store3"
@@ -406,7 +406,7 @@ test_report_store_no_server() {
 	DEBUGINFOD_URLS=http://127.0.0.1:1 DEBUGINFOD_TIMEOUT=5 DEBUGINFOD_CACHE_PATH=$tmp/dcache3 \
 		timeout 120 perf --buildid-dir "$cache" report --store -i "$tmp/perf.data" \
 		> "$tmp/store4" 2> /dev/null || true
-	if ! grep -q "^FAIL $id .*debuginfod: Connection refused)\$" "$tmp/store4"; then
+	if ! grep -q "^FAIL $id .*debuginfod: Connection refused: http://127.0.0.1:1)\$" "$tmp/store4"; then
 		echo "report --store, server down [Failed - no FAIL line saying the server refused]"
 		cat "$tmp/store4"
 		err=1
