@@ -58,6 +58,10 @@
 #define STORE_JOBS_DEFAULT	8
 
 static int store_jobs = STORE_JOBS_DEFAULT;
+/* buildid.debuginfod-deadline, --store-deadline: seconds, 0 for none */
+static int store_deadline_s;
+/* without a terminal, a line on stderr this often while waiting, in ms */
+#define STORE_BEAT_MS	5000
 static char *record_debuginfod;	/* record.debuginfod: "system" or URLs */
 /*
  * ^C or a TERM while downloading: the signal, to end cleanly then die
@@ -75,6 +79,7 @@ struct store_entry {
 	int		err;		/* of the download, a -errno */
 	bool		over_maxtime;	/* err came at DEBUGINFOD_MAXTIME */
 	bool		interrupted;	/* err came of a signal */
+	bool		over_deadline;	/* err came at the store's deadline */
 	const char	*why;		/* not stored from this machine: why */
 	const char	*fetch_why;	/* downloaded, not stored: why */
 	bool		asked;		/* debuginfod was asked */
@@ -102,6 +107,12 @@ struct store_run {
 	u64			bytes;		/* downloaded, of those done */
 	u64			inflight[64];	/* downloaded, of each one under way */
 	int			nr_workers;
+	u64			start_ms;
+	u64			beat_ms;	/* the last line without a terminal */
+	u64			moved_ms;	/* the last byte received */
+	u64			moved_bytes;
+	u64			deadline_ms;	/* 0: none */
+	bool			timed_out;	/* a download hit DEBUGINFOD_TIMEOUT */
 	pthread_mutex_t		lock;
 };
 
@@ -180,7 +191,24 @@ int build_id_store__config(const char *var, const char *value)
 		}
 		return 0;
 	}
+	if (!strcmp(var, "buildid.debuginfod-deadline")) {
+		if (perf_config_int(&store_deadline_s, var, value))
+			return -1;
+		if (store_deadline_s < 0) {
+			pr_err("bad config value for '%s': %s (seconds, 0 for none)\n",
+			       var, value);
+			store_deadline_s = 0;
+			return -1;
+		}
+		return 0;
+	}
 	return 0;
+}
+
+/* perf report --store-deadline: the whole store step's, in seconds */
+void build_id_store__set_deadline(int seconds)
+{
+	store_deadline_s = seconds;
 }
 
 /*
@@ -360,6 +388,12 @@ static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
 	}
 	if (e->interrupted)
 		return "debuginfod: interrupted";
+	if (e->over_deadline) {
+		snprintf(buf, size,
+			 "debuginfod: not downloaded within the store's deadline (%d s): %s",
+			 store_deadline_s, urls);
+		return buf;
+	}
 	switch (e->err) {
 	case -ENOENT:
 		snprintf(buf, size, "not on any debuginfod server: %s", urls);
@@ -498,27 +532,53 @@ static void store_run__report(struct store_run *run, struct store_entry *e)
 		store_run__progress(run, true);
 }
 
-/* "debuginfod: 3/50 done, 1.2 MB": the downloads so far. */
+/*
+ * "debuginfod: 3/50 done, 1.2 MB": the downloads so far, on a terminal a
+ * line redrawn, else (with DEBUGINFOD_PROGRESS) a line per download done.
+ * A wait is never silent: without a terminal, a line every STORE_BEAT_MS
+ * while downloads are under way, and with no byte for that long, both say
+ * ", waiting N s for <servers>".
+ */
 static void store_run__progress(struct store_run *run, bool now)
 {
 	u64 bytes = run->bytes, ms = now_ms();
+	bool beat = false;
+	char waiting[512] = "";
 	int i;
 
-	if (run->progress_lines) {
-		if (now)
-			fprintf(stderr, "debuginfod: %zu/%zu done, %.1f MB\n",
-				run->done, run->todo, bytes / 1e6);
-		return;
-	}
-	if (!run->progress_tty || run->done == run->todo ||
-	    (!now && ms - run->drawn_ms < 100))
-		return;
 	for (i = 0; i < run->nr_workers; i++)
 		bytes += run->inflight[i];
-	fprintf(stderr, "\r\033[Kdebuginfod: %zu/%zu done, %.1f MB",
-		run->done, run->todo, bytes / 1e6);
+	if (bytes != run->moved_bytes) {
+		run->moved_bytes = bytes;
+		run->moved_ms = ms;
+	}
+	if (run->done < run->todo && ms - run->moved_ms >= STORE_BEAT_MS)
+		snprintf(waiting, sizeof(waiting), ", waiting %llu s for %s",
+			 (unsigned long long)(ms - run->moved_ms) / 1000,
+			 debuginfod_urls() ?: "(none)");
+	if (!run->progress_tty && run->done < run->todo &&
+	    ms - run->beat_ms >= STORE_BEAT_MS) {
+		run->beat_ms = ms;
+		beat = true;
+	}
+	if (!run->progress_tty) {
+		if ((now && run->progress_lines) || beat)
+			fprintf(stderr, "debuginfod: %zu/%zu done, %.1f MB%s\n",
+				run->done, run->todo, bytes / 1e6, waiting);
+		return;
+	}
+	if (run->done == run->todo || (!now && ms - run->drawn_ms < 100))
+		return;
+	fprintf(stderr, "\r\033[Kdebuginfod: %zu/%zu done, %.1f MB%s",
+		run->done, run->todo, bytes / 1e6, waiting);
 	run->drawn_ms = ms;
 	run->drawn = true;
+}
+
+/* Has the store's deadline passed? */
+static bool store_run__late(struct store_run *run)
+{
+	return run->deadline_ms && now_ms() >= run->deadline_ms;
 }
 
 static void store_run__progress_clear(struct store_run *run)
@@ -555,7 +615,7 @@ static int fetch_progress(debuginfod_client *client, long a, long b)
 		run->inflight[w->idx] = w->e->fetched_bytes + a;
 	store_run__progress(run, false);
 	pthread_mutex_unlock(&run->lock);
-	return READ_ONCE(store_interrupted) != 0;
+	return READ_ONCE(store_interrupted) != 0 || store_run__late(run);
 }
 
 /*
@@ -648,6 +708,7 @@ static int fetch_file(debuginfod_client *client, struct store_entry *e,
 		      bool debuginfo, char **path)
 {
 	const unsigned char *id = (const unsigned char *)e->sbuild_id;
+	struct fetch_worker *w = debuginfod_get_user_data(client);
 	const char *maxtime = getenv("DEBUGINFOD_MAXTIME");
 	u64 start = now_ms();
 	time_t start_s = time(NULL);
@@ -663,6 +724,7 @@ static int fetch_file(debuginfod_client *client, struct store_entry *e,
 				  now_ms() - start >= atoi(maxtime) * 1000ULL;
 		/* whatever libdebuginfod says of a download it was told to end */
 		e->interrupted = READ_ONCE(store_interrupted);
+		e->over_deadline = !e->interrupted && store_run__late(w->run);
 		if (e->interrupted)
 			fetch_forget(e, debuginfo ? "debuginfo" : "executable",
 				     start_s);
@@ -704,6 +766,7 @@ static void fetch_one(debuginfod_client *client, struct store_entry *e)
 	e->asked = true;
 	e->fetch_why = NULL;
 	e->interrupted = false;
+	e->over_deadline = false;
 	e->fetched_bytes = 0;
 	zfree(&e->fetched_debug);
 	e->err = fetch_file(client, e, false, &path);
@@ -787,20 +850,19 @@ static void store_download(struct store_entry *e)
  * - it makes its cache directory with a stat() then a mkdir(): EEXIST;
  * - its own retry after a timeout (DEBUGINFOD_RETRY_LIMIT) may answer
  *   "not found" without asking, and leave that in its cache for 10
- *   minutes: fetch_missing() turns it off unless the user set it, and a
- *   timeout (ETIME, not DEBUGINFOD_MAXTIME's) is tried once more here.
+ *   minutes: fetch_missing() turns it off unless the user set it.
  * And a server under load may refuse or reset one of many connections:
  * ECONNREFUSED (curl's "couldn't connect"), ECONNRESET.  A server that is
- * down refuses at once: trying again costs nothing.
+ * down refuses at once: trying again costs nothing.  A timeout is not
+ * tried again: a stalled server costs one DEBUGINFOD_TIMEOUT a run.
  */
-static bool fetch__worth_again(struct store_entry *e)
+static bool fetch__worth_again(struct store_run *run, struct store_entry *e)
 {
 	int err = e->err;
 
-	return !e->ok && !READ_ONCE(store_interrupted) &&
+	return !e->ok && !READ_ONCE(store_interrupted) && !store_run__late(run) &&
 	       (err == -ENOENT || err == -EBADF || err == -EIO || err == -EEXIST ||
-		err == -ECONNREFUSED || err == -ECONNRESET ||
-		(err == -ETIME && !e->over_maxtime));
+		err == -ECONNREFUSED || err == -ECONNRESET);
 }
 
 /* @w downloads @e, and stores what came. */
@@ -820,7 +882,10 @@ static void fetch_done(struct fetch_worker *w, struct store_entry *e, bool last)
 	pthread_mutex_lock(&run->lock);
 	run->inflight[w->idx] = 0;
 	run->bytes += e->fetched_bytes;
-	if (last || !fetch__worth_again(e)) {
+	/* the servers stall: start no other download, each would wait as long */
+	if (e->err == -ETIME && !e->over_maxtime && !e->over_deadline)
+		run->timed_out = true;
+	if (last || !fetch__worth_again(run, e)) {
 		run->done++;
 		store_run__report(run, e);
 	}
@@ -841,7 +906,8 @@ static void *fetch_worker(void *arg)
 		pthread_mutex_lock(&run->lock);
 		while (run->next < run->nr && !store_entry__wanted(&run->entries[run->next]))
 			run->next++;
-		if (run->next < run->nr && !READ_ONCE(store_interrupted))
+		if (run->next < run->nr && !READ_ONCE(store_interrupted) &&
+		    !run->timed_out && !store_run__late(run))
 			e = &run->entries[run->next++];
 		pthread_mutex_unlock(&run->lock);
 		if (!e)
@@ -900,31 +966,26 @@ static bool fetch__other_downloading(struct store_entry *e)
 
 /*
  * The downloads worth another try (fetch__worth_again()), one at a time.
- * A timeout that times out again says the server is that slow: the other
- * timeouts are not tried again, or a dead server would cost each one
- * DEBUGINFOD_TIMEOUT more, one after the other.
  */
 static void fetch_again(struct store_run *run)
 {
 	struct fetch_worker w = { .run = run };
 	debuginfod_client *client = NULL;
-	bool slow = false;
 	size_t j;
 
 	for (j = 0; j < run->nr; j++) {
 		struct store_entry *e = &run->entries[j];
-		bool timeout = e->err == -ETIME, again;
+		bool again;
 
 		if (e->reported || !e->asked)
 			continue;
-		again = fetch__worth_again(e);
+		again = fetch__worth_again(run, e);
 		if (!client && again)
 			client = fetch_client(&w);
-		if (again && client && !(timeout && slow)) {
+		if (again && client) {
 			int waits = 0;
 
 			fetch_store(&w, client, e);
-			slow |= timeout && e->err == -ETIME;
 			/*
 			 * Still "not found" while another perf downloads it:
 			 * the empty entry of the race above, until that one
@@ -980,6 +1041,9 @@ static void fetch_missing(struct store_run *run)
 	if (nr_threads > (int)ARRAY_SIZE(threads))
 		nr_threads = ARRAY_SIZE(threads);
 	run->nr_workers = nr_threads;
+	run->start_ms = run->beat_ms = run->moved_ms = now_ms();
+	if (store_deadline_s)
+		run->deadline_ms = run->start_ms + store_deadline_s * 1000ULL;
 	run->progress_tty = isatty(STDERR_FILENO);
 	run->progress_lines = !run->progress_tty && getenv("DEBUGINFOD_PROGRESS");
 	pthread_mutex_init(&run->lock, NULL);
@@ -1010,6 +1074,17 @@ static void fetch_missing(struct store_run *run)
 		pthread_join(threads[i], NULL);
 	fetch_again(run);
 	store_run__progress_clear(run);
+	/* those never asked: why */
+	for (j = 0; j < run->nr; j++) {
+		struct store_entry *e = &run->entries[j];
+
+		if (!store_entry__wanted(e) || e->asked || e->fetch_why)
+			continue;
+		if (run->timed_out)
+			e->fetch_why = "debuginfod not asked: the servers timed out (DEBUGINFOD_TIMEOUT) on another download";
+		else if (store_run__late(run))
+			e->fetch_why = "debuginfod not asked: the store's deadline passed";
+	}
 
 	if (retry)
 		unsetenv("DEBUGINFOD_RETRY_LIMIT");
@@ -1066,6 +1141,27 @@ char *build_id_store__record_begin(void)
 	else if (record_debuginfod && urls)
 		setenv("DEBUGINFOD_URLS", urls, 1);
 	return urls;
+}
+
+/* perf record --debuginfod[=URLS]: record.debuginfod's meaning */
+void build_id_store__set_record_debuginfod(const char *urls)
+{
+	free(record_debuginfod);
+	record_debuginfod = strdup(urls);
+}
+
+/*
+ * perf buildid-cache --debuginfod[=URLS], as upstream's: the servers the
+ * binaries it adds get their debuginfo from, @urls, or with "system"
+ * those of DEBUGINFOD_URLS; without the option (NULL), none.  Through the
+ * environment: libdebuginfod takes its servers from nowhere else.
+ */
+void build_id_store__debuginfod_setup(const char *urls)
+{
+	if (!urls)
+		unsetenv("DEBUGINFOD_URLS");
+	else if (strcmp(urls, "system"))
+		setenv("DEBUGINFOD_URLS", urls, 1);
 }
 
 void build_id_store__record_end(char *urls)

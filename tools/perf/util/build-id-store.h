@@ -11,6 +11,9 @@ struct perf_session;
 int perf_session__store_build_ids(struct perf_session *session,
 				  bool with_hits, bool debuginfod);
 int build_id_store__config(const char *var, const char *value);
+void build_id_store__set_deadline(int seconds);
+void build_id_store__set_record_debuginfod(const char *urls);
+void build_id_store__debuginfod_setup(const char *urls);
 char *build_id_store__record_begin(void);
 void build_id_store__record_end(char *urls);
 bool perf_session__has_mmap3(struct perf_session *session);
