@@ -464,27 +464,44 @@ static bool elf_file__symbols(const char *path, bool *symtab, bool *debuginfo)
  * or "executable only: stripped, ...": perf report then names only its
  * exported functions.  With the server it came from.
  */
+/*
+ * What the build-id cache holds for @sbuild_id: kallsyms, a symbol table,
+ * debuginfo (its own or a separate "debug" file).  False if nothing.
+ */
+static bool build_id_cache__symbols(const char *sbuild_id, bool *kallsyms,
+				    bool *symtab, bool *debuginfo)
+{
+	char *link = build_id_cache__linkname(sbuild_id, NULL, 0);
+	char path[PATH_MAX];
+	const char *file;
+	bool found = false;
+
+	*kallsyms = *symtab = *debuginfo = false;
+	if (!link)
+		return false;
+	snprintf(path, sizeof(path), "%s/kallsyms", link);
+	*kallsyms = found = !access(path, F_OK);
+	snprintf(path, sizeof(path), "%s/debug", link);
+	*debuginfo = !access(path, F_OK);
+	for (file = "elf"; !found && file; file = strcmp(file, "elf") ? NULL : "vdso") {
+		snprintf(path, sizeof(path), "%s/%s", link, file);
+		found = elf_file__symbols(path, symtab, debuginfo);
+	}
+	free(link);
+	return found;
+}
+
 static const char *store_entry__what(struct store_run *run, struct store_entry *e,
 				     char *buf, size_t size)
 {
-	char *link = build_id_cache__linkname(e->sbuild_id, NULL, 0);
-	bool symtab = false, debuginfo = false;
-	char path[PATH_MAX], what[256];
-	const char *file;
+	bool kallsyms, symtab, debuginfo;
+	char what[256];
 
-	if (!link)
+	if (!build_id_cache__symbols(e->sbuild_id, &kallsyms, &symtab, &debuginfo))
 		return "stored";
-	snprintf(path, sizeof(path), "%s/kallsyms", link);
-	if (!access(path, F_OK)) {
+	if (kallsyms) {
 		snprintf(what, sizeof(what), "kallsyms");
 	} else {
-		snprintf(path, sizeof(path), "%s/debug", link);
-		debuginfo = !access(path, F_OK);
-		for (file = "elf"; file; file = strcmp(file, "elf") ? NULL : "vdso") {
-			snprintf(path, sizeof(path), "%s/%s", link, file);
-			if (elf_file__symbols(path, &symtab, &debuginfo))
-				break;
-		}
 		if (debuginfo)
 			snprintf(what, sizeof(what), "with debuginfo");
 		else if (symtab)
@@ -496,7 +513,6 @@ static const char *store_entry__what(struct store_run *run, struct store_entry *
 		else
 			snprintf(what, sizeof(what), "executable only: stripped, no debuginfo here");
 	}
-	free(link);
 	if (e->from)
 		snprintf(buf, size, "%s; from %s", what, e->from);
 	else
@@ -1168,6 +1184,33 @@ void build_id_store__record_end(char *urls)
 {
 	unsetenv("DEBUGINFOD_URLS");
 	debuginfod_urls__restore(urls);
+}
+
+/*
+ * Why samples in @dso (NULL: in no map) resolve to no function, for the
+ * coverage summary of perf report: from what the build-id cache, or
+ * else the file perf found, holds of it.
+ */
+const char *dso__unresolved_why(struct dso *dso)
+{
+	bool kallsyms = false, symtab = false, debuginfo = false;
+	char sbuild_id[SBUILD_ID_SIZE];
+
+	if (!dso)
+		return "in no mapping: anonymous memory or JIT code";
+	if (!dso__wants_build_id(dso))
+		return "no file: anonymous memory, the vdso or JIT code";
+	if (!dso->has_build_id)
+		return "no build id";
+	build_id__sprintf(&dso->bid, sbuild_id);
+	if (!build_id_cache__symbols(sbuild_id, &kallsyms, &symtab, &debuginfo)) {
+		if (dso->symtab_type == DSO_BINARY_TYPE__NOT_FOUND ||
+		    !elf_file__symbols(dso->long_name, &symtab, &debuginfo))
+			return "not found: not in the build-id cache, not on this machine";
+	}
+	if (!kallsyms && !symtab && !debuginfo)
+		return "executable only: stripped, no debuginfo";
+	return "no function symbol at the address";
 }
 
 /*
