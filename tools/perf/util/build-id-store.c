@@ -424,10 +424,11 @@ static const char *fetch_why(struct store_entry *e, char *buf, size_t size)
 static bool elf_file__symbols(const char *path, bool *symtab, bool *debuginfo)
 {
 #ifdef HAVE_LIBELF_SUPPORT
-	Elf_Scn *scn = NULL;
+	/* libelf's handles, as void *: the names are the library's */
+	void *elf, *scn = NULL;
 	size_t shstrndx;
 	struct stat st;
-	Elf *elf;
+	bool opened;
 	int fd;
 
 	fd = open_regular_file(path, &st);
@@ -435,24 +436,40 @@ static bool elf_file__symbols(const char *path, bool *symtab, bool *debuginfo)
 		return false;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
-		while ((scn = elf_nextscn(elf, scn)) != NULL) {
-			const char *name;
-			GElf_Shdr sh;
+		bool is64 = gelf_getclass(elf) == ELFCLASS64;
 
-			if (!gelf_getshdr(scn, &sh))
-				break;
-			if (sh.sh_type == SHT_SYMTAB)
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			size_t type, name_off;
+			const char *name;
+
+			if (is64) {
+				__auto_type sh = elf64_getshdr(scn);
+
+				if (!sh)
+					break;
+				type = sh->sh_type;
+				name_off = sh->sh_name;
+			} else {
+				__auto_type sh = elf32_getshdr(scn);
+
+				if (!sh)
+					break;
+				type = sh->sh_type;
+				name_off = sh->sh_name;
+			}
+			if (type == SHT_SYMTAB)
 				*symtab = true;
-			if (sh.sh_type == SHT_NOBITS)
+			if (type == SHT_NOBITS)
 				continue;
-			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			name = elf_strptr(elf, shstrndx, name_off);
 			if (name && (!strcmp(name, ".debug_info") || !strcmp(name, ".zdebug_info")))
 				*debuginfo = true;
 		}
 	}
+	opened = elf;
 	elf_end(elf);
 	close(fd);
-	return elf != NULL;
+	return opened;
 #else
 	return false;
 #endif
@@ -511,7 +528,8 @@ static const char *store_entry__what(struct store_run *run, struct store_entry *
 				 "executable only: stripped, and no debuginfo here or on %s",
 				 debuginfod_urls());
 		else
-			snprintf(what, sizeof(what), "executable only: stripped, no debuginfo here");
+			snprintf(what, sizeof(what),
+				 "executable only: stripped, no debuginfo here");
 	}
 	if (e->from)
 		snprintf(buf, size, "%s; from %s", what, e->from);
@@ -1057,7 +1075,9 @@ static void fetch_missing(struct store_run *run)
 	if (nr_threads > (int)ARRAY_SIZE(threads))
 		nr_threads = ARRAY_SIZE(threads);
 	run->nr_workers = nr_threads;
-	run->start_ms = run->beat_ms = run->moved_ms = now_ms();
+	run->start_ms = now_ms();
+	run->beat_ms = run->start_ms;
+	run->moved_ms = run->start_ms;
 	if (store_deadline_s)
 		run->deadline_ms = run->start_ms + store_deadline_s * 1000ULL;
 	run->progress_tty = isatty(STDERR_FILENO);
@@ -1097,7 +1117,8 @@ static void fetch_missing(struct store_run *run)
 		if (!store_entry__wanted(e) || e->asked || e->fetch_why)
 			continue;
 		if (run->timed_out)
-			e->fetch_why = "debuginfod not asked: the servers timed out (DEBUGINFOD_TIMEOUT) on another download";
+			e->fetch_why =
+				"debuginfod not asked: the servers timed out on another download";
 		else if (store_run__late(run))
 			e->fetch_why = "debuginfod not asked: the store's deadline passed";
 	}
