@@ -7,6 +7,10 @@
 #                          build/debs-cache/NAME.tgz, a debootstrap tarball
 #                          of bullseye (made once, then reused); prints it
 #   bullseye_unpack TGZ DIR  a root from the tarball, in DIR (made empty)
+#   debootstrap_tarball SUITE DIR NAME VARIANT [PKG,...],
+#   debootstrap_unpack SUITE TGZ DIR
+#                          the same for another suite (trixie's perf)
+#   trixie_perf_root CACHE a trixie root with its perf, under CACHE
 #   in_root DIR CMD...     CMD as root in DIR, in private mount and pid
 #                          namespaces with /proc, /dev and /sys, so every
 #                          mount goes when CMD ends, and the processes of
@@ -41,9 +45,10 @@ bullseye_keyring() {
 	awk '/^Signed-By:/ {print $2; exit}' "$BULLSEYE_SOURCES"
 }
 
-bullseye_tarball() {
-	local name=$1 variant=$2 include=${3:-} tgz work mirror
-	tgz=$DEBS_CACHE/$name.tgz
+# debootstrap_tarball SUITE DIR NAME VARIANT [PKG,...]: DIR/NAME.tgz
+debootstrap_tarball() {
+	local suite=$1 dir=$2 name=$3 variant=$4 include=${5:-} tgz work mirror
+	tgz=$dir/$name.tgz
 	# the package list is part of the name of what is cached
 	if [ -f "$tgz" ] && [ "$(cat "$tgz.include" 2>/dev/null)" = "$variant $include" ]; then
 		echo "$tgz"
@@ -52,12 +57,12 @@ bullseye_tarball() {
 	[ -f "$BULLSEYE_SOURCES" ] || die "no $BULLSEYE_SOURCES (run scripts/setup-deps)"
 	mirror=$(bullseye_mirror)
 	[ -n "$mirror" ] || die "no URIs in $BULLSEYE_SOURCES"
-	mkdir -p "$DEBS_CACHE"
-	work=$(mktemp -d "$DEBS_CACHE/debootstrap.XXXXXX")
-	echo "debs: debootstrap $variant bullseye -> ${tgz#"$TOP"/}" >&2
+	mkdir -p "$dir"
+	work=$(mktemp -d "$dir/debootstrap.XXXXXX")
+	echo "debs: debootstrap $variant $suite -> ${tgz#"$TOP"/}" >&2
 	if ! timeout 1800 debootstrap --variant="$variant" ${include:+--include="$include"} \
 		--keyring="$(bullseye_keyring)" --make-tarball="$tgz.new" \
-		bullseye "$work" "$mirror" > "$work.log" 2>&1; then
+		"$suite" "$work" "$mirror" > "$work.log" 2>&1; then
 		tail -n 20 "$work.log" >&2
 		rm -rf "$work" "$work.log" "$tgz.new"
 		die "debootstrap of $name failed"
@@ -68,22 +73,31 @@ bullseye_tarball() {
 	echo "$tgz"
 }
 
-bullseye_unpack() {
-	local tgz=$1 dir=$2 mirror
+bullseye_tarball() {
+	debootstrap_tarball bullseye "$DEBS_CACHE" "$@"
+}
+
+# debootstrap_unpack SUITE TGZ DIR: a root of SUITE from TGZ, in DIR
+debootstrap_unpack() {
+	local suite=$1 tgz=$2 dir=$3 mirror
 	mirror=$(bullseye_mirror)
 	rm -rf "$dir"
 	mkdir -p "$dir"
 	if ! timeout 1800 debootstrap --unpack-tarball="$tgz" --keyring="$(bullseye_keyring)" \
-		bullseye "$dir" "$mirror" > "$dir.log" 2>&1; then
+		"$suite" "$dir" "$mirror" > "$dir.log" 2>&1; then
 		tail -n 20 "$dir.log" >&2
 		die "debootstrap --unpack-tarball into $dir failed"
 	fi
 	rm -f "$dir.log"
 	# apt inside the root uses the same mirror as debootstrap did
-	printf 'deb %s bullseye main\n' "$mirror" > "$dir/etc/apt/sources.list"
+	printf 'deb %s %s main\n' "$mirror" "$suite" > "$dir/etc/apt/sources.list"
 	# no daemons start inside a root
 	printf '#!/bin/sh\nexit 101\n' > "$dir/usr/sbin/policy-rc.d"
 	chmod 755 "$dir/usr/sbin/policy-rc.d"
+}
+
+bullseye_unpack() {
+	debootstrap_unpack bullseye "$@"
 }
 
 in_root() {
@@ -109,46 +123,17 @@ in_root() {
 }
 
 # Debian trixie's perf in a root of its own: the tarball is made once,
-# from the mirror and keyring of apt's bullseye entry, which
-# scripts/setup-deps derives from the machine's own Debian entry; the
-# root is unpacked again when the tarball changes.  Both under CACHE
-# (build/newer-cache).  Prints the root.
+# like bullseye's; the root is unpacked again when the tarball changes.
+# Both under CACHE (build/newer-cache).  Prints the root.
 #   trixie_perf_root CACHE
 trixie_perf_root() {
-	local cache tgz root mirror work log
+	local cache tgz root
 	cache=$(realpath -m "$1")
-	tgz=$cache/trixie-perf.tgz
+	tgz=$(debootstrap_tarball trixie "$cache" trixie-perf minbase linux-perf)
 	root=$cache/trixie-root
-	if [ ! -f "$tgz" ] || [ "$(cat "$tgz.include" 2> /dev/null)" != "minbase linux-perf" ]; then
-		[ -f "$BULLSEYE_SOURCES" ] || die "no $BULLSEYE_SOURCES (run scripts/setup-deps)"
-		mirror=$(bullseye_mirror)
-		[ -n "$mirror" ] || die "no URIs in $BULLSEYE_SOURCES"
-		mkdir -p "$cache"
-		work=$(mktemp -d "$cache/debootstrap.XXXXXX")
-		echo "newer: debootstrap minbase trixie -> ${tgz#"$TOP"/}" >&2
-		if ! timeout 1800 debootstrap --variant=minbase --include=linux-perf \
-			--keyring="$(bullseye_keyring)" --make-tarball="$tgz.new" \
-			trixie "$work" "$mirror" > "$work.log" 2>&1; then
-			tail -n 20 "$work.log" >&2
-			rm -rf "$work" "$work.log" "$tgz.new"
-			die "debootstrap of trixie failed"
-		fi
-		rm -rf "$work" "$work.log"
-		mv "$tgz.new" "$tgz"
-		echo "minbase linux-perf" > "$tgz.include"
-	fi
 	if [ ! -f "$root/.from" ] || [ "$(cat "$root/.from")" != "$(stat -c %Y "$tgz")" ]; then
 		echo "newer: unpacking the trixie root into ${root#"$TOP"/}" >&2
-		rm -rf "$root"
-		mkdir -p "$root"
-		log=$cache/unpack.log
-		if ! timeout 1800 debootstrap --unpack-tarball="$tgz" \
-			--keyring="$(bullseye_keyring)" trixie "$root" "$(bullseye_mirror)" \
-			> "$log" 2>&1; then
-			tail -n 20 "$log" >&2
-			die "debootstrap --unpack-tarball of trixie failed"
-		fi
-		rm -f "$log"
+		debootstrap_unpack trixie "$tgz" "$root"
 		stat -c %Y "$tgz" > "$root/.from"
 	fi
 	echo "$root"

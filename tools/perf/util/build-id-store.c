@@ -161,9 +161,26 @@ static bool store_entry__wanted(struct store_entry *e)
 }
 
 /*
+ * @var = @value into @dst: an int of @min or more, else an error saying
+ * @what it takes, and @dst keeps @dflt.
+ */
+static int config_int_min(const char *var, const char *value, int *dst, int min,
+			  int dflt, const char *what)
+{
+	if (perf_config_int(dst, var, value))
+		return -1;
+	if (*dst >= min)
+		return 0;
+	pr_err("bad config value for '%s': %s (%s)\n", var, value, what);
+	*dst = dflt;
+	return -1;
+}
+
+/*
  * buildid.debuginfod = URLS (or upstream perf's buildid-cache.debuginfod),
- * buildid.debuginfod-jobs = N, and perf record's record.debuginfod = URLS
- * or "system" (see build_id_store__record_begin())
+ * buildid.debuginfod-jobs = N, buildid.debuginfod-deadline = SECONDS, and
+ * perf record's record.debuginfod = URLS or "system" (see
+ * build_id_store__record_begin())
  */
 int build_id_store__config(const char *var, const char *value)
 {
@@ -179,29 +196,13 @@ int build_id_store__config(const char *var, const char *value)
 			setenv("DEBUGINFOD_URLS", value, 1);
 		return 0;
 	}
-	if (!strcmp(var, "buildid.debuginfod-jobs")) {
-		/* a key without a value is an error, not a crash */
-		if (perf_config_int(&store_jobs, var, value))
-			return -1;
-		if (store_jobs < 1) {
-			pr_err("bad config value for '%s': %s (one download at a time or more)\n",
-			       var, value);
-			store_jobs = STORE_JOBS_DEFAULT;
-			return -1;
-		}
-		return 0;
-	}
-	if (!strcmp(var, "buildid.debuginfod-deadline")) {
-		if (perf_config_int(&store_deadline_s, var, value))
-			return -1;
-		if (store_deadline_s < 0) {
-			pr_err("bad config value for '%s': %s (seconds, 0 for none)\n",
-			       var, value);
-			store_deadline_s = 0;
-			return -1;
-		}
-		return 0;
-	}
+	/* a key without a value is an error, not a crash */
+	if (!strcmp(var, "buildid.debuginfod-jobs"))
+		return config_int_min(var, value, &store_jobs, 1, STORE_JOBS_DEFAULT,
+				      "one download at a time or more");
+	if (!strcmp(var, "buildid.debuginfod-deadline"))
+		return config_int_min(var, value, &store_deadline_s, 0, 0,
+				      "seconds, 0 for none");
 	return 0;
 }
 
