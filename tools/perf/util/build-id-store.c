@@ -1181,6 +1181,35 @@ char *build_id_store__record_begin(void)
 	return urls;
 }
 
+#ifdef HAVE_DEBUGINFOD_SUPPORT
+/*
+ * The progress function of the build-id cache's debuginfod clients
+ * (build_id_cache__find_debug(): perf record's end of run with
+ * record.debuginfod, perf buildid-cache --debuginfod), which ask for one
+ * debuginfo at a time: never silent (a line on stderr every
+ * STORE_BEAT_MS), and bounded by buildid.debuginfod-deadline, counted
+ * from the first question.
+ */
+int build_id_store__debuginfod_wait(struct debuginfod_client *c __maybe_unused,
+				    long a __maybe_unused, long b __maybe_unused)
+{
+	static u64 start_ms, beat_ms;
+	u64 ms = now_ms();
+
+	if (!start_ms) {
+		start_ms = ms;
+		beat_ms = ms;
+	}
+	if (ms - beat_ms >= STORE_BEAT_MS) {
+		beat_ms = ms;
+		fprintf(stderr, "debuginfod: waiting %llu s for %s\n",
+			(unsigned long long)(ms - start_ms) / 1000,
+			debuginfod_urls() ?: "(none)");
+	}
+	return store_deadline_s && ms - start_ms >= store_deadline_s * 1000ULL;
+}
+#endif
+
 /* perf record --debuginfod[=URLS]: record.debuginfod's meaning */
 void build_id_store__set_record_debuginfod(const char *urls)
 {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+struct debuginfod_client;
 struct dso;
 struct perf_data;
 struct perf_session;
@@ -14,6 +15,7 @@ int build_id_store__config(const char *var, const char *value);
 void build_id_store__set_deadline(int seconds);
 void build_id_store__set_record_debuginfod(const char *urls);
 void build_id_store__debuginfod_setup(const char *urls);
+int build_id_store__debuginfod_wait(struct debuginfod_client *c, long a, long b);
 char *build_id_store__record_begin(void);
 void build_id_store__record_end(char *urls);
 bool perf_session__has_mmap3(struct perf_session *session);
