@@ -384,6 +384,8 @@ static void record_ids__sort_ips(void)
 {
 	size_t i, n = 0;
 
+	if (!record_ids.nr_ips)		/* and maybe no array yet */
+		return;
 	qsort(record_ids.ips, record_ids.nr_ips, sizeof(u64), u64__cmp);
 	for (i = 0; i < record_ids.nr_ips; i++) {
 		if (!n || record_ids.ips[n - 1] != record_ids.ips[i])
