@@ -865,8 +865,11 @@ static void store_download(struct store_entry *e)
 	e->ok = (name && !build_id_cache__add_files(e->sbuild_id, name, e->fetched,
 						    e->fetched_debug)) ||
 		build_id_cache__cached(e->sbuild_id);
-	if (!e->ok)
+	if (!e->ok) {
+		/* see fetch__worth_again() */
 		e->fetch_why = "cannot write the download to the build-id cache";
+		e->err = -EIO;
+	}
 	free(name);
 }
 
@@ -881,7 +884,8 @@ static void store_download(struct store_entry *e)
  * - it closes one of its file descriptors twice (elfutils PR29696): that
  *   may be another download's, which then fails with EBADF, or EIO when
  *   it writes, or reports success for a file left empty in its cache,
- *   which store_download() removed (EIO);
+ *   which store_download() removed (EIO), or it is the descriptor of
+ *   our own write of a download into the build-id cache (EIO too);
  * - it makes its cache directory with a stat() then a mkdir(): EEXIST;
  * - its own retry after a timeout (DEBUGINFOD_RETRY_LIMIT) may answer
  *   "not found" without asking, and leave that in its cache for 10
