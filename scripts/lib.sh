@@ -28,3 +28,22 @@ free_port() {
 sanitizer_report() {
 	grep -h -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$@"
 }
+
+# The share of the samples in FUNCTION (a regular expression), in whole
+# percent, from perf report --stdio --sort sym on stdin; 0 if not there.
+#   hot_share FUNCTION < REPORT
+hot_share() {
+	awk -v fn="$1" '$0 ~ fn { sub(/%/, "", $1); printf "%d\n", $1; found = 1; exit }
+		END { if (!found) print 0 }'
+}
+
+# make in the kernel tree KSRC, objects in KOBJ, with ccache and the
+# builds' identity (user mmap3, host build).  KMAKE_IN, if set, is a
+# command make runs under, given make's command line (scripts/debs/kernel:
+# in its bullseye root).
+#   kmake [MAKE-ARGS...]
+KMAKE_IN=
+kmake() {
+	${KMAKE_IN:+"$KMAKE_IN"} make -s -C "$KSRC" O="$KOBJ" CC="ccache gcc" HOSTCC="ccache gcc" \
+		KBUILD_BUILD_USER=mmap3 KBUILD_BUILD_HOST=build "$@"
+}

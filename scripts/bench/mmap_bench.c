@@ -36,7 +36,7 @@ static int open_event(int cfg, struct ev *ev)
 		.exclude_kernel	= 1,
 		.mmap		= 1,
 		.mmap2		= cfg == MMAP2,
-		.mmap3		= cfg == MMAP3,
+		.build_id	= cfg == MMAP3,
 	};
 
 	ev->fd = -1;

@@ -1384,12 +1384,12 @@ int perf_session__store_build_ids(struct perf_session *session,
 }
 
 /* Was @session recorded with MMAP3, i.e. are there ids in its records? */
-bool perf_session__has_mmap3(struct perf_session *session)
+bool perf_session__has_build_id_mmap(struct perf_session *session)
 {
 	struct evsel *evsel;
 
 	evlist__for_each_entry(session->evlist, evsel)
-		if (evsel->core.attr.mmap3)
+		if (evsel->core.attr.build_id)
 			return true;
 	return false;
 }

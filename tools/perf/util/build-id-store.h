@@ -18,7 +18,7 @@ void build_id_store__debuginfod_setup(const char *urls);
 int build_id_store__debuginfod_wait(struct debuginfod_client *c, long a, long b);
 char *build_id_store__record_begin(void);
 void build_id_store__record_end(char *urls);
-bool perf_session__has_mmap3(struct perf_session *session);
+bool perf_session__has_build_id_mmap(struct perf_session *session);
 bool dso__wants_build_id(struct dso *dso);
 const char *dso__unresolved_why(struct dso *dso);
 int perf_data__store_build_ids(struct perf_data *data, bool with_hits,

@@ -25,7 +25,6 @@
 #include "build-id.h"
 #include "debug.h"
 #include "event-check.h"
-#include "mmap3.h"
 
 /*
  * The fixed part of each record type; a string may follow it, a file name

@@ -21,7 +21,6 @@
 #include "build-id.h"
 #include "event.h"
 #include "machine.h"
-#include "mmap3.h"
 #include "mmap3-convert.h"
 #include "mmap3-synth.h"
 
@@ -37,7 +36,6 @@ union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event)
 	struct perf_record_mmap3 *m3 = &event->mmap3;
 	size_t rest = m3->header.size - MMAP3_FIXED_SIZE;
 	struct perf_record_mmap2 *m2;
-	u8 *bid;
 
 	m2 = malloc(MMAP2_FIXED_SIZE + rest);
 	if (!m2)
@@ -52,11 +50,10 @@ union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event)
 	m2->len = m3->len;
 	m2->pgoff = m3->pgoff;
 	if (m3->build_id_size && m3->build_id_size <= sizeof(m3->build_id)) {
-		/* the union of maj..ino_generation in the 5.12 layout */
-		bid = (u8 *)&m2->maj;
-		memset(bid, 0, 4);
-		bid[0] = m3->build_id_size;
-		memcpy(bid + 4, m3->build_id, sizeof(m3->build_id));
+		m2->build_id_size = m3->build_id_size;
+		m2->__reserved_1 = 0;
+		m2->__reserved_2 = 0;
+		memcpy(m2->build_id, m3->build_id, sizeof(m2->build_id));
 		m2->header.misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 	} else {
 		m2->maj = m3->maj;
@@ -73,17 +70,15 @@ union perf_event *perf_event__mmap3_to_mmap2(union perf_event *event)
 }
 
 /*
- * The id of an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID: the 24
- * bytes of maj..ino_generation hold build_id_size, three reserved bytes
- * and the id.  A size past the id array gives no id.
+ * The id of an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID.  A size
+ * past the id array gives no id.
  */
 void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
 				 struct build_id *bid)
 {
-	const u8 *p = (const u8 *)&m2->maj;
-	size_t size = p[0] <= BUILD_ID_SIZE ? p[0] : 0;
+	size_t size = m2->build_id_size;
 
-	build_id__init(bid, p + 4, size);
+	build_id__init(bid, m2->build_id, size <= BUILD_ID_SIZE ? size : 0);
 }
 
 /*

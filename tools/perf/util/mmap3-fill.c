@@ -52,6 +52,9 @@
 #include "mmap3-fill.h"
 #include "mmap3-synth.h"
 
+/* where an MMAP2 record's build id fields start */
+#define MMAP2_ID_AT	offsetof(struct perf_record_mmap2, build_id_size)
+
 /* The ring buffer's data, of which records may wrap around the end. */
 struct ring {
 	const unsigned char	*data;
@@ -176,13 +179,14 @@ static void fill__answer(u32 type, u16 misc, int why, const struct build_id *bid
 	} else if (!why) {
 		/*
 		 * Linux 5.12+'s form: the id, its size and padding in place of
-		 * maj, min, ino and ino_generation, and
-		 * PERF_RECORD_MISC_MMAP_BUILD_ID.
+		 * maj, min, ino and ino_generation (the union of struct
+		 * perf_record_mmap2), and PERF_RECORD_MISC_MMAP_BUILD_ID.
 		 */
-		u8 ids[24] = { bid->size };
+		u8 ids[offsetof(struct perf_record_mmap2, prot) - MMAP2_ID_AT] = { bid->size };
 
-		memcpy(&ids[4], bid->data, bid->size);
-		write(offsetof(struct perf_record_mmap2, maj), ids, sizeof(ids), arg);
+		memcpy(&ids[offsetof(struct perf_record_mmap2, build_id) - MMAP2_ID_AT],
+		       bid->data, bid->size);
+		write(MMAP2_ID_AT, ids, sizeof(ids), arg);
 		misc |= PERF_RECORD_MISC_MMAP_BUILD_ID;
 		write(offsetof(struct perf_event_header, misc), &misc, sizeof(misc), arg);
 	}
