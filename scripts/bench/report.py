@@ -129,7 +129,8 @@ for shape in ("dwarf", "flat"):
         row("buildid-list -H, %s %d MB: stock / ours" % (shape, s),
             med(blist, (shape, "stock", s)), med(blist, (shape, "ours", s)), None, True,
             runs=(blist.get((shape, "stock", s)), blist.get((shape, "ours", s))))
-# ours checks each record on top (patches 0017 and 0024): about 5 of the
+# ours checks each record on top ("perf session: Stop at a record cut short by the end of the data"
+# and "perf session: Check the sizes and strings of kernel records"): about 5 of the
 # 1200 instructions per record stock spends, hence 0.99
 for k in sorted(k for k in insns if k[1] == "stock"):
     row("buildid-list -H, %s %d MB: stock / ours, insns" % (k[0], k[2]),
@@ -198,14 +199,14 @@ print("record: medians of %d runs; end-of-run = from the workload's exit to perf
       % len(end.get(("dwarf", "ours", sizes["dwarf"][0]), [])))
 print("  draining the ring buffers, the build-id pass (stock, ours without -B: read the file again,")
 print("  mark the DSOs hit, read their ids, fill ~/.debug; ours -B: none, the ids are in the records),")
-print("  the vdso's id (ours, patch 0012), writing the header, stopping the side-band thread (stock")
-print("  waits for its poll's 1 s timeout, 0 to 1 s; ours wakes it, patch 0035) and perf's exit.")
+print("  the vdso's id (ours), writing the header, stopping the side-band thread (stock")
+print("  waits for its poll's 1 s timeout, 0 to 1 s; ours wakes it) and perf's exit.")
 print("  buildid-list -H reads every record of the file in both; ours checks each non-sample")
-print("  record's sizes and strings (patch 0024), samples are left to evsel__parse_sample().")
+print("  record's sizes and strings, samples are left to evsel__parse_sample().")
 print("  Its insns rows: callgrind's count of the whole buildid-list -H process on this machine,")
 print("  on each perf's first file of that size (the same from run to run; its time is not).")
-print("  Ours spends about 5 more per record (of about 1200): patch 0017's check that a record")
-print("  ends inside the data, and 0024's test of its type (goal: within 1%).  Natively both take")
+print("  Ours spends about 5 more per record (of about 1200): the check that a record")
+print("  ends inside the data, and the test of its type (goal: within 1%).  Natively both take")
 print("  the same time; under TCG, ours has measured 0.92x to 1.01x: emulation, not work.")
 print("  value = stock perf 5.10 (~/.debug already filled by an earlier run, unless noted),")
 print("  reference = ours -B; the VM runs our kernel.  events: dwarf = %s," % events["dwarf"])

@@ -25,6 +25,7 @@
 #include "build-id.h"
 #include "debug.h"
 #include "event-check.h"
+#include "event.h"
 
 /*
  * The fixed part of each record type; a string may follow it, a file name

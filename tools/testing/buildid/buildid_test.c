@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../../../lib/buildid.c"
-#include "buildid_images.h"
+#include "../selftests/perf_events/elf_image.h"
 
 int shim_kmap_depth;
 
@@ -142,21 +142,21 @@ static unsigned char id20[21], id16[16], id8[8];
 static void test_sha1(void)
 {
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(id_is(id20, 20));
 }
 
 static void test_md5(void)
 {
 	setup(8192);
-	img_elf64(page, id16, 16);
+	elf_image64(page, id16, 16);
 	EXPECT(id_is(id16, 16));
 }
 
 static void test_odd_size(void)
 {
 	setup(8192);
-	img_elf64(page, id8, 8);
+	elf_image64(page, id8, 8);
 	EXPECT(id_is(id8, 8));
 }
 
@@ -165,7 +165,7 @@ static void test_size_may_be_null(void)
 	unsigned char id[BUILD_ID_SIZE_MAX];
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(build_id_parse(vma, id, NULL) == 0);
 	EXPECT(!memcmp(id, id20, 20));
 }
@@ -174,9 +174,9 @@ static void test_size_may_be_null(void)
 static void test_elf32(void)
 {
 	setup(8192);
-	img_elf32(page, id20, 20);
+	elf_image32(page, id20, 20);
 	EXPECT(id_is(id20, 20));
-	img_elf32(page, id16, 16);
+	elf_image32(page, id16, 16);
 	EXPECT(id_is(id16, 16));
 }
 
@@ -184,14 +184,14 @@ static void test_elf32(void)
 static void test_note_not_first(void)
 {
 	struct elf64_phdr *note;
-	size_t off = IMG_NOTE_OFF64;
+	size_t off = ELF_IMAGE_NOTE_OFF64;
 
 	setup(8192);
-	note = img_elf64(page, id20, 20);
-	off += img_put_note(page + off, 1, "GNU", 4, id8, 4);	 /* ABI tag */
-	off += img_put_note(page + off, 3, "Linux", 6, id8, 5);	 /* type 3, not GNU */
-	off += img_put_note(page + off, 3, "GNU", 4, id20, 20);
-	note->p_filesz = off - IMG_NOTE_OFF64;
+	note = elf_image64(page, id20, 20);
+	off += elf_image_note(page + off, 1, "GNU", 4, id8, 4);	 /* ABI tag */
+	off += elf_image_note(page + off, 3, "Linux", 6, id8, 5);	 /* type 3, not GNU */
+	off += elf_image_note(page + off, 3, "GNU", 4, id20, 20);
+	note->p_filesz = off - ELF_IMAGE_NOTE_OFF64;
 	EXPECT(id_is(id20, 20));
 }
 
@@ -202,14 +202,14 @@ static void test_second_pt_note(void)
 	struct elf64_phdr *ph = (struct elf64_phdr *)(page + sizeof(*eh));
 
 	setup(8192);
-	img_elf64(page, id20, 20);
-	memset(page + IMG_NOTE_OFF64, 0, 64);
+	elf_image64(page, id20, 20);
+	memset(page + ELF_IMAGE_NOTE_OFF64, 0, 64);
 	eh->e_phnum = 3;
 	ph[1].p_offset = 512;	/* an ABI tag note only */
-	ph[1].p_filesz = img_put_note(page + 512, 1, "GNU", 4, id8, 4);
+	ph[1].p_filesz = elf_image_note(page + 512, 1, "GNU", 4, id8, 4);
 	ph[2].p_type = PT_NOTE;
 	ph[2].p_offset = 1024;
-	ph[2].p_filesz = img_put_note(page + 1024, 3, "GNU", 4, id16, 16);
+	ph[2].p_filesz = elf_image_note(page + 1024, 3, "GNU", 4, id16, 16);
 	EXPECT(id_is(id16, 16));
 }
 
@@ -259,13 +259,13 @@ static void test_real_binary(void)
 	setup(0);
 }
 
-/* --- REVIEW.md B: bad inputs ------------------------------------------- */
+/* --- bad inputs ------------------------------------------------------- */
 
 /* B.1: anonymous, brk and stack mappings have no file. */
 static void test_no_file(void)
 {
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	vma->vm_file = NULL;
 	EXPECT(no_id());
 }
@@ -276,7 +276,7 @@ static void test_not_cached(void)
 	int ret;
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	pgs[0].data = NULL;
 	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
 	pgs[0].data = page;
@@ -291,15 +291,15 @@ static void test_bad_ident(void)
 	struct elf64_hdr *eh = (struct elf64_hdr *)page;
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	eh->e_ident[EI_MAG3] = 'X';
 	EXPECT(no_id());
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	eh->e_type = ET_REL;
 	EXPECT(no_id());
 	eh->e_type = ET_CORE;
 	EXPECT(no_id());
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	eh->e_ident[EI_CLASS] = ELFCLASSNONE;
 	EXPECT(no_id());
 	eh->e_ident[EI_CLASS] = 3;
@@ -323,12 +323,12 @@ static void test_bad_phdrs(void)
 
 	for (i = 0; i < ARRAY_SIZE(bad_phoff); i++) {
 		setup(8192);
-		img_elf64(page, id20, 20);
+		elf_image64(page, id20, 20);
 		eh->e_phoff = bad_phoff[i];
 		EXPECT(no_id());
 	}
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	eh->e_phnum = 65535;
 	EXPECT(no_id());
 	/* a table of a page at most, and in the file */
@@ -359,7 +359,7 @@ static void test_bad_phdrs(void)
 
 	/* 32-bit: phoff + phnum * size wrapping 32 bits */
 	setup(8192);
-	img_elf32(page, id20, 20);
+	elf_image32(page, id20, 20);
 	eh32->e_phoff = 0xfffffff0;
 	EXPECT(no_id());
 	eh32->e_phoff = sizeof(*eh32);
@@ -374,24 +374,24 @@ static void test_bad_note_segment(void)
 	struct elf32_phdr *note32;
 
 	setup(8192);
-	note = img_elf64(page, id20, 20);
+	note = elf_image64(page, id20, 20);
 	note->p_offset = 8192;		/* at the end of the file */
 	EXPECT(no_id());
 	note->p_offset = ~0ull - 3;
 	EXPECT(no_id());
-	note->p_offset = IMG_NOTE_OFF64;
+	note->p_offset = ELF_IMAGE_NOTE_OFF64;
 	note->p_filesz = ~0ull - 8;	/* offset + size wraps */
 	EXPECT(no_id());
 	note->p_filesz = 8192;		/* runs past the file */
 	EXPECT(no_id());
-	note->p_filesz = 8192 - IMG_NOTE_OFF64;	/* up to its end: fine */
+	note->p_filesz = 8192 - ELF_IMAGE_NOTE_OFF64;	/* up to its end: fine */
 	EXPECT(id_is(id20, 20));
-	note->p_offset = IMG_NOTE_OFF64 + 1;	/* misaligned */
+	note->p_offset = ELF_IMAGE_NOTE_OFF64 + 1;	/* misaligned */
 	note->p_filesz = 36;
 	EXPECT(no_id());
 
 	setup(8192);
-	note32 = img_elf32(page, id20, 20);
+	note32 = elf_image32(page, id20, 20);
 	note32->p_filesz = 0xfffffffc;
 	EXPECT(no_id());
 	note32->p_offset = 0xfffffff0;
@@ -404,47 +404,47 @@ static void test_bad_note_sizes(void)
 {
 	static const uint32_t huge[] = { 0xffffffff, 0xfffffffe, 0xfffffffd,
 					 0xfffffffc, 0x80000000, 4097 };
-	struct elf32_note *n = (struct elf32_note *)(page + IMG_NOTE_OFF64);
+	struct elf32_note *n = (struct elf32_note *)(page + ELF_IMAGE_NOTE_OFF64);
 	struct elf64_phdr *note;
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(huge); i++) {
 		setup(8192);
-		img_elf64(page, id20, 20);
+		elf_image64(page, id20, 20);
 		n->n_namesz = huge[i];
 		EXPECT(no_id());
-		img_elf64(page, id20, 20);
+		elf_image64(page, id20, 20);
 		n->n_descsz = huge[i];
 		EXPECT(no_id());
 	}
 	/* the note is longer than its segment */
 	setup(8192);
-	note = img_elf64(page, id20, 20);
+	note = elf_image64(page, id20, 20);
 	note->p_filesz -= 8;
 	EXPECT(no_id());
 	/* a segment of empty notes ends */
 	setup(8192);
-	note = img_elf64(page, id20, 20);
-	memset(page + IMG_NOTE_OFF64, 0, PAGE_SIZE - IMG_NOTE_OFF64);
-	note->p_filesz = PAGE_SIZE - IMG_NOTE_OFF64;
+	note = elf_image64(page, id20, 20);
+	memset(page + ELF_IMAGE_NOTE_OFF64, 0, PAGE_SIZE - ELF_IMAGE_NOTE_OFF64);
+	note->p_filesz = PAGE_SIZE - ELF_IMAGE_NOTE_OFF64;
 	EXPECT(no_id());
 }
 
 /* B.7: descriptor size 0 or above 20; owner other than "GNU\0". */
 static void test_bad_note_content(void)
 {
-	struct elf32_note *n = (struct elf32_note *)(page + IMG_NOTE_OFF64);
+	struct elf32_note *n = (struct elf32_note *)(page + ELF_IMAGE_NOTE_OFF64);
 	char *name = (char *)(n + 1);
 
 	setup(8192);
-	img_elf64(page, id20, 0);
+	elf_image64(page, id20, 0);
 	EXPECT(no_id());
 	setup(8192);
-	img_elf64(page, id20, 21);
+	elf_image64(page, id20, 21);
 	EXPECT(no_id());
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	memcpy(name, "GNX", 4);
 	EXPECT(no_id());
 	memcpy(name, "GNU", 4);
@@ -476,8 +476,8 @@ static void test_note_crosses_page(void)
 
 	for (i = 0; i < ARRAY_SIZE(at); i++) {
 		setup(8192);
-		note = img_elf64(page, id20, 20);
-		len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+		note = elf_image64(page, id20, 20);
+		len = elf_image_note(buf, 3, "GNU", 4, id20, 20);
 		put(at[i], buf, len);
 		note->p_offset = at[i];
 		note->p_filesz = len;
@@ -493,7 +493,7 @@ static void test_note_crosses_page(void)
 
 	/* the PT_NOTE program header itself straddles the pages */
 	setup(8192);
-	note = img_elf64(page, id20, 20);
+	note = elf_image64(page, id20, 20);
 	memcpy(buf, note, sizeof(*note));
 	put(PAGE_SIZE - 24, buf, sizeof(*note));
 	eh->e_phoff = PAGE_SIZE - 24 - sizeof(*note);
@@ -517,10 +517,10 @@ static void test_past_page0(void)
 
 	/* the note on page 5 */
 	setup(6 * PAGE_SIZE);
-	note = img_elf64(page, id20, 20);
-	len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+	note = elf_image64(page, id20, 20);
+	len = elf_image_note(buf, 3, "GNU", 4, id20, 20);
 	put(off, buf, len);
-	memset(page + IMG_NOTE_OFF64, 0, len);
+	memset(page + ELF_IMAGE_NOTE_OFF64, 0, len);
 	note->p_offset = off;
 	EXPECT(parse(&ret) == 0 && ret == -EFAULT);
 	cache(5);
@@ -544,9 +544,9 @@ static void test_past_page0(void)
 
 	/* 32-bit: the same, note on page 2 */
 	setup(3 * PAGE_SIZE);
-	img_elf32(page, id20, 20)->p_offset = 2 * PAGE_SIZE;
-	put(2 * PAGE_SIZE, page + IMG_NOTE_OFF32, len);
-	memset(page + IMG_NOTE_OFF32, 0, len);
+	elf_image32(page, id20, 20)->p_offset = 2 * PAGE_SIZE;
+	put(2 * PAGE_SIZE, page + ELF_IMAGE_NOTE_OFF32, len);
+	memset(page + ELF_IMAGE_NOTE_OFF32, 0, len);
 	EXPECT(no_id());
 	cache(2);
 	EXPECT(id_is(id20, 20));
@@ -565,23 +565,23 @@ static void test_notes_budget(void)
 
 	for (i = 0; i < 2; i++) {
 		setup(NPAGES * PAGE_SIZE);
-		note = img_elf64(page, id20, 20);
+		note = elf_image64(page, id20, 20);
 		for (off = 1; off < NPAGES; off++)
 			cache(off);
 		/* empty notes (12 bytes each), then the 36-byte id note: */
 		/* its end the last byte looked at, or 12 bytes past it */
-		off = IMG_NOTE_OFF64 + 12 * ((BUILD_ID_NOTES_MAX - 36) / 12 + i);
-		len = img_put_note(buf, 3, "GNU", 4, id20, 20);
+		off = ELF_IMAGE_NOTE_OFF64 + 12 * ((BUILD_ID_NOTES_MAX - 36) / 12 + i);
+		len = elf_image_note(buf, 3, "GNU", 4, id20, 20);
 		put(off, buf, len);
-		note->p_filesz = off + len - IMG_NOTE_OFF64;
-		memset(page + IMG_NOTE_OFF64, 0, 36);
+		note->p_filesz = off + len - ELF_IMAGE_NOTE_OFF64;
+		memset(page + ELF_IMAGE_NOTE_OFF64, 0, 36);
 		EXPECT(i ? no_id() : id_is(id20, 20));
 	}
 
 	/* the budget is shared: a first PT_NOTE of empty notes uses it up */
 	for (i = 0; i < 2; i++) {
 		setup(NPAGES * PAGE_SIZE);
-		note = img_elf64(page, id20, 20);
+		note = elf_image64(page, id20, 20);
 		for (off = 1; off < NPAGES; off++)
 			cache(off);
 		note[-1] = (struct elf64_phdr){ .p_type = PT_NOTE, .p_offset = 2 * PAGE_SIZE,
@@ -596,19 +596,19 @@ static void test_changing_page(void)
 	int total, i, ret;
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(id_is(id20, 20));
 	total = reads;
 	EXPECT(total > 0);
 	for (i = 1; i <= total; i++) {
 		setup(8192);
-		img_elf64(page, id20, 20);
+		elf_image64(page, id20, 20);
 		scribble_at = i;
 		parse(&ret);	/* must neither crash nor read out of bounds */
 	}
 	/* each header field is read once: a clean parse has a fixed count */
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(id_is(id20, 20) && reads == total);
 }
 
@@ -616,15 +616,15 @@ static void test_changing_page(void)
 static void test_desc_offset(void)
 {
 	struct elf64_phdr *note;
-	size_t off = IMG_NOTE_OFF64, len;
+	size_t off = ELF_IMAGE_NOTE_OFF64, len;
 	unsigned char other[20];
 
-	img_make_id(other, 20, 9);
+	elf_image_id(other, 20, 9);
 	setup(8192);
-	note = img_elf64(page, id20, 20);
+	note = elf_image64(page, id20, 20);
 	/* an id note with a 5-byte name: must be skipped by its padded size */
-	len = img_put_note(page + off, 3, "GNUXX", 5, other, 20);
-	len += img_put_note(page + off + len, 3, "GNU", 4, id20, 20);
+	len = elf_image_note(page + off, 3, "GNUXX", 5, other, 20);
+	len += elf_image_note(page + off + len, 3, "GNU", 4, id20, 20);
 	note->p_filesz = len;
 	EXPECT(id_is(id20, 20));
 }
@@ -632,26 +632,26 @@ static void test_desc_offset(void)
 /* B.11: files shorter than a header, or than the notes they claim. */
 static void test_truncated(void)
 {
-	static const loff_t sizes[] = { 0, 1, 4, 16, 63, 64, 100, IMG_NOTE_OFF64 + 20 };
+	static const loff_t sizes[] = { 0, 1, 4, 16, 63, 64, 100, ELF_IMAGE_NOTE_OFF64 + 20 };
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		setup(sizes[i]);
-		img_elf64(page, id20, 20);
+		elf_image64(page, id20, 20);
 		EXPECT(no_id());
 	}
-	setup(IMG_NOTE_OFF64 + 36);	/* exactly up to the note's end */
-	img_elf64(page, id20, 20);
+	setup(ELF_IMAGE_NOTE_OFF64 + 36);	/* exactly up to the note's end */
+	elf_image64(page, id20, 20);
 	EXPECT(id_is(id20, 20));
 
 	/* sizes a torn read could give: clamped, never a bad page index */
 	setup(-1);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(no_id());
 	setup(LLONG_MAX);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	EXPECT(id_is(id20, 20));
-	img_elf64(page, id20, 20)->p_offset = ((uint64_t)LLONG_MAX & ~0xfffull) - 4096;
+	elf_image64(page, id20, 20)->p_offset = ((uint64_t)LLONG_MAX & ~0xfffull) - 4096;
 	EXPECT(no_id());
 }
 
@@ -704,11 +704,11 @@ static int write_seeds(const char *dir)
 	int err = 0;
 
 	setup(8192);
-	img_elf64(page, id20, 20);
+	elf_image64(page, id20, 20);
 	err |= write_seed(dir, "elf64-sha1", 256);
-	img_elf64(page, id16, 16);
+	elf_image64(page, id16, 16);
 	err |= write_seed(dir, "elf64-md5", 256);
-	img_elf32(page, id20, 20);
+	elf_image32(page, id20, 20);
 	err |= write_seed(dir, "elf32-sha1", 256);
 	test_note_not_first();
 	err |= write_seed(dir, "elf64-notes", 512);
@@ -730,9 +730,9 @@ int main(int argc, char **argv)
 		assert(pagebuf[i]);
 	}
 	page = pagebuf[0];
-	img_make_id(id20, 21, 0);
-	img_make_id(id16, 16, 1);
-	img_make_id(id8, 8, 2);
+	elf_image_id(id20, 21, 0);
+	elf_image_id(id16, 16, 1);
+	elf_image_id(id8, 8, 2);
 	if (argc == 3 && !strcmp(argv[1], "--seeds"))
 		return write_seeds(argv[2]);
 

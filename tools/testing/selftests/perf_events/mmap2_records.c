@@ -115,7 +115,7 @@ TEST_F(mmap2, file_on_tmp)
 	while ((n = perf_rb_next(&self->rb, u.buf, sizeof(u.buf))) > 0) {
 		uint32_t *trailer;
 
-		/* type 21 (MMAP3) only ever comes with attr.mmap3 */
+		/* type 21 (MMAP3) only ever comes with attr.build_id */
 		ASSERT_NE(21, u.r.header.type);
 		if (u.r.header.type != PERF_RECORD_MMAP2 ||
 		    strcmp(u.r.filename, self->path))

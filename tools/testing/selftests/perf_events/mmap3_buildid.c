@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Test for attr bit 34 (attr.mmap3 here, attr.build_id in Linux 5.12+):
+ * Test for attr.build_id (bit 34, named as in Linux 5.12+):
  * mmap records that carry the GNU build id of the mapped file, read by the
  * kernel from the page cache at mmap time.
  *
@@ -13,8 +13,9 @@
  *  - without attr.mmap2, PERF_RECORD_MMAP3 (type 21): the MMAP2 fields and
  *    the id.  These tests skip on a kernel where bit 34 is only build_id.
  *
- * Every input file is generated here: well-formed ELF files with known ids
- * and each malformed header the kernel's parser must survive.
+ * Every input file is generated here, by elf_image.h: well-formed ELF
+ * files with known ids and each malformed header the kernel's parser must
+ * survive.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -26,10 +27,10 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
-#include <linux/elf.h>
 #include <linux/magic.h>
 
 #include "../kselftest_harness.h"
+#include "elf_image.h"
 #include "perf_records.h"
 
 #ifndef PERF_RECORD_MMAP3
@@ -38,37 +39,12 @@
 #ifndef PERF_RECORD_MISC_MMAP_BUILD_ID
 #define PERF_RECORD_MISC_MMAP_BUILD_ID	0x4000	/* bit 14 */
 #endif
-#ifndef NT_GNU_BUILD_ID
-#define NT_GNU_BUILD_ID		3
-#endif
 #define BUILD_ID_SIZE_MAX	20
 #define FILE_SIZE		8192
+#define ALIGN8(x)		(((x) + 7) & ~(size_t)7)
 
-/*
- * The flags word of perf_event_attr (disabled ... text_poke, mmap3), for
- * uapi headers that lack the bitfield or call it build_id (Linux 5.12+).
- * Bit 0 is attr.disabled.
- */
-union attr_flags {
-	__u64 word;
-	struct {
-		__u64 before_mmap3	: 34,	/* disabled ... text_poke */
-		      mmap3		: 1,	/* ids: MMAP3, or MMAP2 with mmap2 */
-		      reserved		: 29;
-	};
-};
-
+/* The flags word of perf_event_attr: bit 0 is attr.disabled */
 #define ATTR_FLAGS_OFFSET	(offsetof(struct perf_event_attr, read_format) + 8)
-
-/* bit 34 = 1, whatever the header calls the field, if it knows it */
-static void attr_set_mmap3(struct perf_event_attr *attr)
-{
-	union attr_flags flags;
-
-	memcpy(&flags.word, (char *)attr + ATTR_FLAGS_OFFSET, sizeof(flags.word));
-	flags.mmap3 = 1;
-	memcpy((char *)attr + ATTR_FLAGS_OFFSET, &flags.word, sizeof(flags.word));
-}
 
 /* PERF_RECORD_MMAP */
 struct mmap_record {
@@ -132,269 +108,6 @@ union record {
 	struct mmap3_record m3;
 	char buf[8192];
 };
-
-/* How to change an otherwise plain, valid ELF file (REVIEW.md B). */
-enum damage {
-	GOOD,
-	NOTES_BEFORE,		/* other notes, unaligned sizes, precede the id */
-	TWO_PT_NOTES,		/* the id is in the second PT_NOTE */
-	SMALL_FILE,		/* the file ends right after the note */
-	NO_NOTE,		/* no PT_NOTE at all */
-	BAD_MAGIC,
-	TYPE_REL,		/* e_type ET_REL */
-	BAD_CLASS,		/* EI_CLASS neither 32 nor 64 */
-	PHOFF_HUGE,
-	PHOFF_IN_HEADER,	/* e_phoff inside the ELF header */
-	PHNUM_MAX,		/* e_phnum 65535 */
-	PHDRS_CROSS_PAGE,	/* the PT_NOTE header is on page 1 */
-	PHDRS_PAST_EOF,		/* the program headers run past the file */
-	NOTE_OFF_OUTSIDE,	/* PT_NOTE p_offset past the file */
-	NOTE_SIZE_WRAP,		/* p_offset + p_filesz wraps */
-	NOTE_PAST_EOF,		/* the file ends inside the id */
-	NAMESZ_HUGE,		/* n_namesz near 0xffffffff */
-	DESCSZ_HUGE,		/* n_descsz near 0xffffffff */
-	NOTE_PAST_SEGMENT,	/* the note is longer than its segment */
-	DESCSZ_ZERO,
-	DESCSZ_21,
-	OWNER_NOT_GNU,		/* "GNX\0" */
-	TYPE_NOT_BUILD_ID,	/* owner "GNU", type NT_GNU_ABI_TAG */
-	NOTE_CROSSES_PAGE,	/* the note straddles page 0 and page 1 */
-	NOTE_PAST_PAGE0,	/* the notes are on page 1 (lld does this) */
-	TRUNCATED,		/* a file shorter than its ELF header */
-};
-
-struct elf_spec {
-	int elfclass;		/* ELFCLASS32 or ELFCLASS64 */
-	int id_size;		/* bytes of id in the note */
-	enum damage damage;
-};
-
-/* The id bytes used for a file: distinct per seed, never zero. */
-static void make_id(uint8_t *id, int size, int seed)
-{
-	int i;
-
-	for (i = 0; i < size; i++)
-		id[i] = (uint8_t)(0x11 * (seed + 1) + 7 * i) | 1;
-}
-
-#define ALIGN4(x)	(((x) + 3) & ~(size_t)3)
-#define ALIGN8(x)	(((x) + 7) & ~(size_t)7)
-
-/*
- * Write a note at @p: the header says @namesz and @descsz, the bytes are
- * @owner with its NUL and @desc_len bytes of @desc, each padded to 4.
- * Returns the bytes written.
- */
-static size_t put_note(char *p, const char *owner, uint32_t namesz,
-		       uint32_t type, uint32_t descsz, const void *desc,
-		       size_t desc_len)
-{
-	struct elf32_note nhdr = {
-		.n_namesz = namesz, .n_descsz = descsz, .n_type = type,
-	};
-	size_t name_len = strlen(owner) + 1;
-
-	memcpy(p, &nhdr, sizeof(nhdr));
-	memcpy(p + sizeof(nhdr), owner, name_len);
-	memcpy(p + sizeof(nhdr) + ALIGN4(name_len), desc, desc_len);
-	return sizeof(nhdr) + ALIGN4(name_len) + ALIGN4(desc_len);
-}
-
-/* The note sections of the image: returns their length. */
-static size_t put_notes(char *p, const struct elf_spec *spec,
-			const uint8_t *id, size_t *id_note_off)
-{
-	static const uint32_t abi_tag[4] = { 0, 3, 2, 0 };
-	uint32_t namesz = sizeof("GNU"), descsz = spec->id_size;
-	uint32_t type = NT_GNU_BUILD_ID;
-	size_t id_len = spec->id_size, off = 0;
-	const char *owner = "GNU";
-
-	switch (spec->damage) {
-	case NOTES_BEFORE:
-		/* name and desc sizes that need padding, and a GNU type */
-		off += put_note(p + off, "Linux", 6, NT_GNU_BUILD_ID, 5,
-				"\x01\x02\x03\x04\x05", 5);
-		off += put_note(p + off, "GNU", 4, 1, 16, abi_tag, 16);
-		break;
-	case NAMESZ_HUGE:
-		namesz = 0xfffffffd;
-		break;
-	case DESCSZ_HUGE:
-		descsz = 0xfffffffd;
-		break;
-	case DESCSZ_ZERO:
-		descsz = 0;
-		id_len = 0;
-		break;
-	case DESCSZ_21:
-		descsz = 21;
-		id_len = 21;
-		break;
-	case OWNER_NOT_GNU:
-		owner = "GNX";
-		break;
-	case TYPE_NOT_BUILD_ID:
-		type = 1;
-		break;
-	default:
-		break;
-	}
-	if (spec->damage == TWO_PT_NOTES)
-		off += put_note(p + off, "GNU", 4, 1, 16, abi_tag, 16);
-	*id_note_off = off;
-	return off + put_note(p + off, owner, namesz, type, descsz, id, id_len);
-}
-
-/*
- * Build a FILE_SIZE byte image: ELF header, a PT_LOAD and one or two
- * PT_NOTE program headers, then the notes with the GNU build-id note,
- * changed as @spec says.  Returns the size of the file to write.
- */
-static size_t make_elf(char *img, const struct elf_spec *spec, const uint8_t *id)
-{
-	int is64 = spec->elfclass == ELFCLASS64;
-	size_t ehsize = is64 ? sizeof(struct elf64_hdr) : sizeof(struct elf32_hdr);
-	size_t phsize = is64 ? sizeof(struct elf64_phdr) : sizeof(struct elf32_phdr);
-	uint64_t phoff = ehsize, note_off = ehsize + 3 * phsize;
-	uint64_t p_offset[2], p_filesz[2];
-	size_t notes_len, id_off, file_size = FILE_SIZE;
-	unsigned int i, nph, phnum = 2;
-
-	memset(img, 0, FILE_SIZE);
-	if (spec->damage == NOTE_CROSSES_PAGE)
-		note_off = 4096 - 16;
-	if (spec->damage == NOTE_PAST_PAGE0)
-		note_off = 4096 + 64;
-	notes_len = put_notes(img + note_off, spec, id, &id_off);
-	p_offset[0] = note_off;
-	p_filesz[0] = notes_len;
-
-	switch (spec->damage) {
-	case TWO_PT_NOTES:
-		/* the ABI tag alone, then the id alone */
-		phnum = 3;
-		p_filesz[0] = id_off;
-		p_offset[1] = note_off + id_off;
-		p_filesz[1] = notes_len - id_off;
-		break;
-	case SMALL_FILE:
-		file_size = note_off + notes_len;
-		break;
-	case NO_NOTE:
-		phnum = 1;
-		break;
-	case PHOFF_HUGE:
-		phoff = is64 ? 0xfffffffffffff000ull : 0xfffff000u;
-		break;
-	case PHOFF_IN_HEADER:
-		phoff = 8;
-		break;
-	case PHNUM_MAX:
-		phnum = 65535;
-		break;
-	case PHDRS_CROSS_PAGE:
-		phoff = 4096 - phsize;
-		break;
-	case PHDRS_PAST_EOF:
-		/* the PT_NOTE header is written; the file ends inside it */
-		phoff = 4096;
-		file_size = 4096 + phsize + phsize / 2;
-		break;
-	case NOTE_OFF_OUTSIDE:
-		p_offset[0] = FILE_SIZE + 64;
-		break;
-	case NOTE_SIZE_WRAP:
-		p_filesz[0] = is64 ? ~0ull - 8 : 0xfffffff8u;
-		break;
-	case NOTE_PAST_EOF:
-		/* the headers claim the whole note; the file stops short */
-		file_size = note_off + notes_len - 8;
-		break;
-	case NOTE_PAST_SEGMENT:
-		p_filesz[0] = notes_len - 8;
-		break;
-	default:
-		break;
-	}
-
-	/* the program headers: PT_LOAD, then PT_NOTE (x2 for TWO_PT_NOTES) */
-	nph = spec->damage == TWO_PT_NOTES ? 3 : 2;
-	for (i = 0; i < nph && i < phnum; i++) {
-		uint32_t type = i ? PT_NOTE : PT_LOAD;
-		uint64_t off = i ? p_offset[i - 1] : 0;
-		uint64_t size = i ? p_filesz[i - 1] : FILE_SIZE;
-		char *ph;
-
-		if (phoff + (i + 1) * phsize > FILE_SIZE)
-			break;
-		ph = img + phoff + i * phsize;
-		if (is64) {
-			struct elf64_phdr p = {
-				.p_type = type, .p_offset = off,
-				.p_flags = i ? PF_R : PF_R | PF_X,
-				.p_filesz = size, .p_memsz = size,
-				.p_align = i ? 4 : 4096,
-			};
-
-			memcpy(ph, &p, sizeof(p));
-		} else {
-			struct elf32_phdr p = {
-				.p_type = type, .p_offset = off,
-				.p_flags = i ? PF_R : PF_R | PF_X,
-				.p_filesz = size, .p_memsz = size,
-				.p_align = i ? 4 : 4096,
-			};
-
-			memcpy(ph, &p, sizeof(p));
-		}
-	}
-
-	if (is64) {
-		struct elf64_hdr *eh = (struct elf64_hdr *)img;
-
-		eh->e_type = ET_DYN;
-		eh->e_machine = EM_X86_64;
-		eh->e_version = EV_CURRENT;
-		eh->e_phoff = phoff;
-		eh->e_ehsize = ehsize;
-		eh->e_phentsize = phsize;
-		eh->e_phnum = phnum;
-	} else {
-		struct elf32_hdr *eh = (struct elf32_hdr *)img;
-
-		eh->e_type = ET_DYN;
-		eh->e_machine = EM_386;
-		eh->e_version = EV_CURRENT;
-		eh->e_phoff = phoff;
-		eh->e_ehsize = ehsize;
-		eh->e_phentsize = phsize;
-		eh->e_phnum = phnum;
-	}
-	memcpy(img, ELFMAG, SELFMAG);
-	img[EI_CLASS] = spec->elfclass;
-	img[EI_DATA] = ELFDATA2LSB;
-	img[EI_VERSION] = EV_CURRENT;
-
-	switch (spec->damage) {
-	case BAD_MAGIC:
-		img[1] = 'X';
-		break;
-	case TYPE_REL:
-		/* e_type: the same offset in both classes */
-		((struct elf32_hdr *)img)->e_type = ET_REL;
-		break;
-	case BAD_CLASS:
-		img[EI_CLASS] = 3;
-		break;
-	case TRUNCATED:
-		return 40;
-	default:
-		break;
-	}
-	return file_size;
-}
 
 static int write_file(const char *path, const void *buf, size_t len)
 {
@@ -548,45 +261,45 @@ FIXTURE_VARIANT(mmap3)
 #define GOOD_ELF(class, size, how) { .spec = { class, size, how }, .want_id = 1 }
 #define BAD_ELF(class, how) { .spec = { class, 20, how }, .want_id = 0 }
 
-FIXTURE_VARIANT_ADD(mmap3, sha1) GOOD_ELF(ELFCLASS64, 20, GOOD);
-FIXTURE_VARIANT_ADD(mmap3, md5) GOOD_ELF(ELFCLASS64, 16, GOOD);
-FIXTURE_VARIANT_ADD(mmap3, odd_size_8) GOOD_ELF(ELFCLASS64, 8, GOOD);
-FIXTURE_VARIANT_ADD(mmap3, notes_before) GOOD_ELF(ELFCLASS64, 20, NOTES_BEFORE);
-FIXTURE_VARIANT_ADD(mmap3, two_pt_notes) GOOD_ELF(ELFCLASS64, 20, TWO_PT_NOTES);
-FIXTURE_VARIANT_ADD(mmap3, small_file) GOOD_ELF(ELFCLASS64, 20, SMALL_FILE);
-FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) GOOD_ELF(ELFCLASS32, 20, GOOD);
-FIXTURE_VARIANT_ADD(mmap3, elf32_md5) GOOD_ELF(ELFCLASS32, 16, GOOD);
-FIXTURE_VARIANT_ADD(mmap3, elf32_notes_before) GOOD_ELF(ELFCLASS32, 20, NOTES_BEFORE);
+FIXTURE_VARIANT_ADD(mmap3, sha1) GOOD_ELF(ELFCLASS64, 20, ELF_GOOD);
+FIXTURE_VARIANT_ADD(mmap3, md5) GOOD_ELF(ELFCLASS64, 16, ELF_GOOD);
+FIXTURE_VARIANT_ADD(mmap3, odd_size_8) GOOD_ELF(ELFCLASS64, 8, ELF_GOOD);
+FIXTURE_VARIANT_ADD(mmap3, notes_before) GOOD_ELF(ELFCLASS64, 20, ELF_NOTES_BEFORE);
+FIXTURE_VARIANT_ADD(mmap3, two_pt_notes) GOOD_ELF(ELFCLASS64, 20, ELF_TWO_PT_NOTES);
+FIXTURE_VARIANT_ADD(mmap3, small_file) GOOD_ELF(ELFCLASS64, 20, ELF_SMALL_FILE);
+FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) GOOD_ELF(ELFCLASS32, 20, ELF_GOOD);
+FIXTURE_VARIANT_ADD(mmap3, elf32_md5) GOOD_ELF(ELFCLASS32, 16, ELF_GOOD);
+FIXTURE_VARIANT_ADD(mmap3, elf32_notes_before) GOOD_ELF(ELFCLASS32, 20, ELF_NOTES_BEFORE);
 /* notes and headers on page 1, which is cached: files in /tmp always are */
-FIXTURE_VARIANT_ADD(mmap3, phdrs_cross_page) GOOD_ELF(ELFCLASS64, 20, PHDRS_CROSS_PAGE);
-FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) GOOD_ELF(ELFCLASS64, 20, NOTE_CROSSES_PAGE);
-FIXTURE_VARIANT_ADD(mmap3, note_past_page0) GOOD_ELF(ELFCLASS64, 20, NOTE_PAST_PAGE0);
-FIXTURE_VARIANT_ADD(mmap3, elf32_note_past_page0) GOOD_ELF(ELFCLASS32, 20, NOTE_PAST_PAGE0);
+FIXTURE_VARIANT_ADD(mmap3, phdrs_cross_page) GOOD_ELF(ELFCLASS64, 20, ELF_PHDRS_CROSS_PAGE);
+FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) GOOD_ELF(ELFCLASS64, 20, ELF_NOTE_CROSSES_PAGE);
+FIXTURE_VARIANT_ADD(mmap3, note_past_page0) GOOD_ELF(ELFCLASS64, 20, ELF_NOTE_PAST_PAGE0);
+FIXTURE_VARIANT_ADD(mmap3, elf32_note_past_page0) GOOD_ELF(ELFCLASS32, 20, ELF_NOTE_PAST_PAGE0);
 FIXTURE_VARIANT_ADD(mmap3, not_elf) { .not_elf = 1, .want_id = 0 };
-FIXTURE_VARIANT_ADD(mmap3, no_note) BAD_ELF(ELFCLASS64, NO_NOTE);
-FIXTURE_VARIANT_ADD(mmap3, bad_magic) BAD_ELF(ELFCLASS64, BAD_MAGIC);
-FIXTURE_VARIANT_ADD(mmap3, type_rel) BAD_ELF(ELFCLASS64, TYPE_REL);
-FIXTURE_VARIANT_ADD(mmap3, bad_class) BAD_ELF(ELFCLASS64, BAD_CLASS);
-FIXTURE_VARIANT_ADD(mmap3, phoff_huge) BAD_ELF(ELFCLASS64, PHOFF_HUGE);
-FIXTURE_VARIANT_ADD(mmap3, phoff_in_header) BAD_ELF(ELFCLASS64, PHOFF_IN_HEADER);
-FIXTURE_VARIANT_ADD(mmap3, phnum_65535) BAD_ELF(ELFCLASS64, PHNUM_MAX);
-FIXTURE_VARIANT_ADD(mmap3, phdrs_past_eof) BAD_ELF(ELFCLASS64, PHDRS_PAST_EOF);
-FIXTURE_VARIANT_ADD(mmap3, note_off_outside) BAD_ELF(ELFCLASS64, NOTE_OFF_OUTSIDE);
-FIXTURE_VARIANT_ADD(mmap3, note_size_wrap) BAD_ELF(ELFCLASS64, NOTE_SIZE_WRAP);
-FIXTURE_VARIANT_ADD(mmap3, note_past_eof) BAD_ELF(ELFCLASS64, NOTE_PAST_EOF);
-FIXTURE_VARIANT_ADD(mmap3, namesz_huge) BAD_ELF(ELFCLASS64, NAMESZ_HUGE);
-FIXTURE_VARIANT_ADD(mmap3, descsz_huge) BAD_ELF(ELFCLASS64, DESCSZ_HUGE);
-FIXTURE_VARIANT_ADD(mmap3, note_past_segment) BAD_ELF(ELFCLASS64, NOTE_PAST_SEGMENT);
-FIXTURE_VARIANT_ADD(mmap3, descsz_zero) BAD_ELF(ELFCLASS64, DESCSZ_ZERO);
-FIXTURE_VARIANT_ADD(mmap3, descsz_21) BAD_ELF(ELFCLASS64, DESCSZ_21);
-FIXTURE_VARIANT_ADD(mmap3, owner_not_gnu) BAD_ELF(ELFCLASS64, OWNER_NOT_GNU);
-FIXTURE_VARIANT_ADD(mmap3, type_not_build_id) BAD_ELF(ELFCLASS64, TYPE_NOT_BUILD_ID);
-FIXTURE_VARIANT_ADD(mmap3, truncated) BAD_ELF(ELFCLASS64, TRUNCATED);
-FIXTURE_VARIANT_ADD(mmap3, elf32_phoff_huge) BAD_ELF(ELFCLASS32, PHOFF_HUGE);
-FIXTURE_VARIANT_ADD(mmap3, elf32_phnum_65535) BAD_ELF(ELFCLASS32, PHNUM_MAX);
-FIXTURE_VARIANT_ADD(mmap3, elf32_note_size_wrap) BAD_ELF(ELFCLASS32, NOTE_SIZE_WRAP);
-FIXTURE_VARIANT_ADD(mmap3, elf32_namesz_huge) BAD_ELF(ELFCLASS32, NAMESZ_HUGE);
-FIXTURE_VARIANT_ADD(mmap3, elf32_truncated) BAD_ELF(ELFCLASS32, TRUNCATED);
+FIXTURE_VARIANT_ADD(mmap3, no_note) BAD_ELF(ELFCLASS64, ELF_NO_NOTE);
+FIXTURE_VARIANT_ADD(mmap3, bad_magic) BAD_ELF(ELFCLASS64, ELF_BAD_MAGIC);
+FIXTURE_VARIANT_ADD(mmap3, type_rel) BAD_ELF(ELFCLASS64, ELF_TYPE_REL);
+FIXTURE_VARIANT_ADD(mmap3, bad_class) BAD_ELF(ELFCLASS64, ELF_BAD_CLASS);
+FIXTURE_VARIANT_ADD(mmap3, phoff_huge) BAD_ELF(ELFCLASS64, ELF_PHOFF_HUGE);
+FIXTURE_VARIANT_ADD(mmap3, phoff_in_header) BAD_ELF(ELFCLASS64, ELF_PHOFF_IN_HEADER);
+FIXTURE_VARIANT_ADD(mmap3, phnum_65535) BAD_ELF(ELFCLASS64, ELF_PHNUM_MAX);
+FIXTURE_VARIANT_ADD(mmap3, phdrs_past_eof) BAD_ELF(ELFCLASS64, ELF_PHDRS_PAST_EOF);
+FIXTURE_VARIANT_ADD(mmap3, note_off_outside) BAD_ELF(ELFCLASS64, ELF_NOTE_OFF_OUTSIDE);
+FIXTURE_VARIANT_ADD(mmap3, note_size_wrap) BAD_ELF(ELFCLASS64, ELF_NOTE_SIZE_WRAP);
+FIXTURE_VARIANT_ADD(mmap3, note_past_eof) BAD_ELF(ELFCLASS64, ELF_NOTE_PAST_EOF);
+FIXTURE_VARIANT_ADD(mmap3, namesz_huge) BAD_ELF(ELFCLASS64, ELF_NAMESZ_HUGE);
+FIXTURE_VARIANT_ADD(mmap3, descsz_huge) BAD_ELF(ELFCLASS64, ELF_DESCSZ_HUGE);
+FIXTURE_VARIANT_ADD(mmap3, note_past_segment) BAD_ELF(ELFCLASS64, ELF_NOTE_PAST_SEGMENT);
+FIXTURE_VARIANT_ADD(mmap3, descsz_zero) BAD_ELF(ELFCLASS64, ELF_DESCSZ_ZERO);
+FIXTURE_VARIANT_ADD(mmap3, descsz_21) BAD_ELF(ELFCLASS64, ELF_DESCSZ_21);
+FIXTURE_VARIANT_ADD(mmap3, owner_not_gnu) BAD_ELF(ELFCLASS64, ELF_OWNER_NOT_GNU);
+FIXTURE_VARIANT_ADD(mmap3, type_not_build_id) BAD_ELF(ELFCLASS64, ELF_TYPE_NOT_BUILD_ID);
+FIXTURE_VARIANT_ADD(mmap3, truncated) BAD_ELF(ELFCLASS64, ELF_TRUNCATED);
+FIXTURE_VARIANT_ADD(mmap3, elf32_phoff_huge) BAD_ELF(ELFCLASS32, ELF_PHOFF_HUGE);
+FIXTURE_VARIANT_ADD(mmap3, elf32_phnum_65535) BAD_ELF(ELFCLASS32, ELF_PHNUM_MAX);
+FIXTURE_VARIANT_ADD(mmap3, elf32_note_size_wrap) BAD_ELF(ELFCLASS32, ELF_NOTE_SIZE_WRAP);
+FIXTURE_VARIANT_ADD(mmap3, elf32_namesz_huge) BAD_ELF(ELFCLASS32, ELF_NAMESZ_HUGE);
+FIXTURE_VARIANT_ADD(mmap3, elf32_truncated) BAD_ELF(ELFCLASS32, ELF_TRUNCATED);
 
 #define NOT_PERMITTED "perf_event_open not permitted (perf_event_paranoid?)"
 
@@ -608,7 +321,7 @@ static const char *mmap3_unsupported(void)
 	union record r;
 	void *map;
 
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	err = perf_rb_open(&rb, &attr);
 	if (err == -EACCES || err == -EPERM)
 		return NOT_PERMITTED;
@@ -629,7 +342,7 @@ static const char *mmap3_unsupported(void)
 	munmap(map, 4096);
 	perf_rb_close(&rb);
 	if (type == PERF_RECORD_MMAP)
-		return "attr bit 34 is build_id on this kernel (Linux 5.12+), not mmap3";
+		return "attr.build_id gives MMAP2 on this kernel (Linux 5.12+), not MMAP3";
 	return NULL;
 }
 
@@ -639,7 +352,7 @@ static int bit_34_known(void)
 	struct perf_event_attr attr = make_sideband_attr();
 	struct perf_rb rb;
 
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	if (perf_rb_open(&rb, &attr))
 		return 0;
 	perf_rb_close(&rb);
@@ -707,7 +420,7 @@ FIXTURE_SETUP(mmap3)
 	self->rb.fd = -1;
 	snprintf(self->path, sizeof(self->path), "/tmp/mmap3_%s.%d",
 		 variant->not_elf ? "text" : "elf", getpid());
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	self->skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (self->skip)
 		SKIP(return, "%s", self->skip);
@@ -740,8 +453,8 @@ TEST_F(mmap3, build_id)
 		memset(img, 'x', len);
 		memcpy(img, "#!/bin/sh\necho not an ELF file\n", 31);
 	} else {
-		make_id(id, BUILD_ID_SIZE_MAX + 1, 1);
-		len = make_elf(img, &variant->spec, id);
+		elf_image_id(id, BUILD_ID_SIZE_MAX + 1, 1);
+		len = elf_image(img, FILE_SIZE, &variant->spec, id);
 	}
 	ASSERT_EQ(0, write_file(self->path, img, len));
 	ASSERT_EQ(0, stat(self->path, &st));
@@ -789,12 +502,12 @@ FIXTURE(sideband)
 FIXTURE_SETUP(sideband)
 {
 	static char img[FILE_SIZE];
-	struct elf_spec spec = { ELFCLASS64, 20, GOOD };
+	struct elf_spec spec = { ELFCLASS64, 20, ELF_GOOD };
 
 	self->rb.fd = -1;
 	snprintf(self->path, sizeof(self->path), "/tmp/mmap3_sb.%d", getpid());
-	make_id(self->id, 20, 2);
-	ASSERT_EQ(0, write_file(self->path, img, make_elf(img, &spec, self->id)));
+	elf_image_id(self->id, 20, 2);
+	ASSERT_EQ(0, write_file(self->path, img, elf_image(img, FILE_SIZE, &spec, self->id)));
 }
 
 FIXTURE_TEARDOWN(sideband)
@@ -810,8 +523,8 @@ static int rewrite_elf(const char *path, uint8_t *id,
 	static char img[FILE_SIZE];
 
 	memset(id, 0, BUILD_ID_SIZE_MAX);
-	make_id(id, spec->id_size, seed);
-	return write_file(path, img, make_elf(img, spec, id));
+	elf_image_id(id, spec->id_size, seed);
+	return write_file(path, img, elf_image(img, FILE_SIZE, spec, id));
 }
 
 /* The record formats an event can ask for */
@@ -836,7 +549,7 @@ static struct perf_event_attr format_attr(enum mmap_format fmt)
 
 	attr.mmap2 = fmt == FMT_MMAP2 || fmt == FMT_BUILD_ID;
 	if (fmt == FMT_BUILD_ID || fmt == FMT_MMAP3)
-		attr_set_mmap3(&attr);
+		attr.build_id = 1;
 	return attr;
 }
 
@@ -1053,7 +766,7 @@ TEST_F(sideband, anon_exec)
 	int n, found = 0;
 	void *map;
 
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (skip)
 		SKIP(return, "%s", skip);
@@ -1080,7 +793,7 @@ TEST_F(sideband, anon_exec)
  * PERF_RECORD_MISC_MMAP_BUILD_ID and the id (here 20 bytes, sha1) in
  * place of the inode fields.  No MMAP3.
  */
-TEST_F(sideband, mmap2_and_mmap3)
+TEST_F(sideband, mmap2_build_id)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 
@@ -1091,10 +804,10 @@ TEST_F(sideband, mmap2_and_mmap3)
 }
 
 /* The same with a 16 byte (md5) id: the rest of the id field is zero. */
-TEST_F(sideband, mmap2_and_mmap3_md5)
+TEST_F(sideband, mmap2_build_id_md5)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
-	struct elf_spec spec = { ELFCLASS64, 16, GOOD };
+	struct elf_spec spec = { ELFCLASS64, 16, ELF_GOOD };
 
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
@@ -1104,10 +817,10 @@ TEST_F(sideband, mmap2_and_mmap3_md5)
 }
 
 /* A file without an id: a plain MMAP2, the inode fields, no misc bit. */
-TEST_F(sideband, mmap2_and_mmap3_no_note)
+TEST_F(sideband, mmap2_build_id_no_note)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
-	struct elf_spec spec = { ELFCLASS64, 20, NO_NOTE };
+	struct elf_spec spec = { ELFCLASS64, 20, ELF_NO_NOTE };
 
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
@@ -1117,7 +830,7 @@ TEST_F(sideband, mmap2_and_mmap3_no_note)
 }
 
 /* Anonymous memory has no id either: a plain MMAP2 with zero inode fields. */
-TEST_F(sideband, mmap2_and_mmap3_anon)
+TEST_F(sideband, mmap2_build_id_anon)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 	struct want w = {
@@ -1138,7 +851,7 @@ TEST_F(sideband, mmap2_and_mmap3_anon)
  * mmap_data, mmap2 and bit 34: a non-executable mapping of the file gives
  * an MMAP2 with both PERF_RECORD_MISC_MMAP_DATA and the id.
  */
-TEST_F(sideband, mmap2_and_mmap3_data)
+TEST_F(sideband, mmap2_build_id_data)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 
@@ -1155,7 +868,7 @@ TEST_F(sideband, mmap2_and_mmap3_data)
  * only changes the format of those the other bits ask for.  An mmap2 event
  * on the same task shows that the mappings were reported.
  */
-TEST_F(sideband, mmap3_alone)
+TEST_F(sideband, build_id_alone)
 {
 	struct perf_event_attr attr = make_sideband_attr();
 	struct perf_event_attr control = format_attr(FMT_MMAP2);
@@ -1165,7 +878,7 @@ TEST_F(sideband, mmap3_alone)
 	void *map, *data, *anon;
 
 	attr.mmap = 0;
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	control.mmap_data = 1;
@@ -1223,7 +936,7 @@ TEST_F(sideband, mmap3_data)
  * its own format, in whichever order they were opened.  A plain mmap2
  * event never has PERF_RECORD_MISC_MMAP_BUILD_ID from an mmap2 + bit 34 one.
  */
-TEST_F(sideband, two_events_no_mmap3)
+TEST_F(sideband, two_events_build_id)
 {
 	enum mmap_format fmts[] = { FMT_BUILD_ID, FMT_MMAP2 };
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
@@ -1235,7 +948,7 @@ TEST_F(sideband, two_events_no_mmap3)
 }
 
 /* mmap, mmap2 and mmap2 + bit 34 events, in every order. */
-TEST_F(sideband, three_events_no_mmap3)
+TEST_F(sideband, three_events_build_id)
 {
 	enum mmap_format fmts[] = { FMT_MMAP, FMT_MMAP2, FMT_BUILD_ID };
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
@@ -1287,7 +1000,7 @@ TEST_F(sideband, four_events)
 	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
 }
 
-/* Without mmap3 the kernel never emits type 21: old tools can't read it. */
+/* Without attr.build_id the kernel never emits type 21: old tools can't read it. */
 TEST_F(sideband, no_mmap3_no_type_21)
 {
 	struct perf_event_attr attr = make_sideband_attr();
@@ -1325,7 +1038,7 @@ TEST_F(sideband, inherit)
 	CPU_ZERO(&cpus);
 	CPU_SET(cpu, &cpus);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	attr.inherit = 1;
 	skip = open_mmap3(&self->rb, &attr, cpu, &err);
 	if (skip)
@@ -1366,12 +1079,12 @@ TEST_F(sideband, rewritten_file)
 	struct perf_event_attr attr = make_sideband_attr();
 	const char *skip;
 	int err;
-	struct elf_spec spec = { ELFCLASS64, 20, GOOD };
+	struct elf_spec spec = { ELFCLASS64, 20, ELF_GOOD };
 	static char img[FILE_SIZE];
 	uint8_t id2[BUILD_ID_SIZE_MAX];
 	union record r;
 
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (skip)
 		SKIP(return, "%s", skip);
@@ -1379,9 +1092,9 @@ TEST_F(sideband, rewritten_file)
 	ASSERT_EQ(1, map_and_find(&self->rb, self->path, PERF_RECORD_MMAP3, &r, NULL));
 	EXPECT_EQ(0, memcmp(self->id, r.m3.build_id, 20));
 
-	make_id(id2, 20, 3);
+	elf_image_id(id2, 20, 3);
 	ASSERT_NE(0, memcmp(self->id, id2, 20));
-	ASSERT_EQ(0, write_file(self->path, img, make_elf(img, &spec, id2)));
+	ASSERT_EQ(0, write_file(self->path, img, elf_image(img, FILE_SIZE, &spec, id2)));
 	ASSERT_EQ(1, map_and_find(&self->rb, self->path, PERF_RECORD_MMAP3, &r, NULL));
 	EXPECT_EQ(20, r.m3.build_id_size);
 	EXPECT_EQ(0, memcmp(id2, r.m3.build_id, 20));
@@ -1409,12 +1122,12 @@ static int page_cached(void *map, int i)
 TEST_F(sideband, page_not_cached)
 {
 	static const struct {
-		enum damage layout;
+		enum elf_damage layout;
 		const char *name;
 	} layouts[] = {
-		{ GOOD, "note on page 0" },
-		{ NOTE_PAST_PAGE0, "note on page 1" },
-		{ NOTE_CROSSES_PAGE, "note across pages 0 and 1" },
+		{ ELF_GOOD, "note on page 0" },
+		{ ELF_NOTE_PAST_PAGE0, "note on page 1" },
+		{ ELF_NOTE_CROSSES_PAGE, "note across pages 0 and 1" },
 	};
 	struct perf_event_attr attr = make_sideband_attr();
 	const char *env = getenv("MMAP3_UNCACHED_DIR");
@@ -1433,7 +1146,7 @@ TEST_F(sideband, page_not_cached)
 	if (!env && !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC)
 		SKIP(return, "cwd is tmpfs, pages stay cached: set MMAP3_UNCACHED_DIR");
 
-	attr_set_mmap3(&attr);
+	attr.build_id = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (skip)
 		SKIP(return, "%s", skip);
@@ -1444,7 +1157,7 @@ TEST_F(sideband, page_not_cached)
 
 		TH_LOG("%s", layouts[i].name);
 		snprintf(path, sizeof(path), "%s/mmap3_cold.%d", dir, getpid());
-		if (write_file(path, img, make_elf(img, &spec, self->id)))
+		if (write_file(path, img, elf_image(img, FILE_SIZE, &spec, self->id)))
 			SKIP(return, "cannot write %.900s", path);
 		/* one open file, one inode: uncached 9p makes a new one per lookup */
 		fd = open(path, O_RDONLY);
@@ -1473,7 +1186,7 @@ TEST_F(sideband, page_not_cached)
 		/* page 0 in, through the mapping: enough only for page 0's note */
 		EXPECT_EQ(0x7f, __atomic_load_n((unsigned char *)map, __ATOMIC_RELAXED));
 		EXPECT_EQ(1, page_cached(map, 0));
-		if (layouts[i].layout != GOOD) {
+		if (layouts[i].layout != ELF_GOOD) {
 			if (page_cached(map, 1)) {
 				munmap(map, FILE_SIZE);
 				close(fd);
@@ -1501,19 +1214,17 @@ TEST_F(sideband, page_not_cached)
 	}
 }
 
-/* attr_set_mmap3() writes the word that holds the attr bitfields */
-TEST(attr_flags_layout)
+/* attr.build_id is bit 34 of the flags word, as in Linux 5.12 and later */
+TEST(attr_build_id_is_bit_34)
 {
 	struct perf_event_attr attr = { .mmap2 = 1, .text_poke = 1 };
-	union attr_flags flags;
+	__u64 word;
 
-	memcpy(&flags.word, (char *)&attr + ATTR_FLAGS_OFFSET, sizeof(flags.word));
-	EXPECT_EQ((1ull << 23) | (1ull << 33), flags.word);
-	attr_set_mmap3(&attr);
-	memcpy(&flags.word, (char *)&attr + ATTR_FLAGS_OFFSET, sizeof(flags.word));
-	EXPECT_EQ(1ull << 34, flags.word & ~((1ull << 23) | (1ull << 33)));
-	EXPECT_EQ(1, !!attr.mmap2);
-	EXPECT_EQ(1, !!attr.text_poke);
+	memcpy(&word, (char *)&attr + ATTR_FLAGS_OFFSET, sizeof(word));
+	EXPECT_EQ((1ull << 23) | (1ull << 33), word);
+	attr.build_id = 1;
+	memcpy(&word, (char *)&attr + ATTR_FLAGS_OFFSET, sizeof(word));
+	EXPECT_EQ((1ull << 23) | (1ull << 33) | (1ull << 34), word);
 }
 
 TEST_HARNESS_MAIN
