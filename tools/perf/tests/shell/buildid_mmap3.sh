@@ -4,46 +4,9 @@
 
 set -eE
 
-err=0
-# subtests that could not run here: exit 2 (Skip) unless one failed
-skips=()
-# not /tmp/perf-*: perf reads DSOs there as JIT symbol maps
-tmp=$(mktemp -d /tmp/buildid-mmap3.XXXXXX)
-dpid=
-# every record here, -B or not, fills $tmp/home/.debug, not the user's
-export HOME=$tmp/home
-mkdir -p "$HOME"
-
-cleanup() {
-	[ -z "$dpid" ] || kill "$dpid" 2> /dev/null || true
-	rm -rf "$tmp"
-	trap - EXIT TERM INT
-}
-
-# set -e ends the script at a command that fails unexpectedly: say which
-errline=
-trap '[ -n "$errline" ] || errline=$LINENO' ERR
-
-# shellcheck disable=SC2317 # called through the traps
-trap_cleanup() {
-	echo "MMAP3 build ids [Failed - $1]"
-	cleanup
-	exit 1
-}
-trap 'trap_cleanup "the command at line ${errline:-?} failed"' EXIT
-trap 'trap_cleanup "interrupted"' TERM INT
-
-skip() {
-	echo "MMAP3 build ids [Skipped $1]"
-	cleanup
-	exit 2
-}
-
-# A subtest that cannot run here.
-skipped() {
-	echo "$1 [Skipped $2]"
-	skips+=("$1")
-}
+# shellcheck source=tools/perf/tests/shell/lib/mmap3.sh
+. "$(dirname "$0")"/lib/mmap3.sh
+mmap3_test_init "MMAP3 build ids" buildid-mmap3
 
 command -v cc > /dev/null || skip "no cc"
 command -v readelf > /dev/null || skip "no readelf"
@@ -74,7 +37,6 @@ go_layout() {	# IN OUT
 	objcopy --remove-section=.note.gnu.build-id "$1" "$tmp/nonote" &&
 	objcopy --add-section .note.gnu.build-id="$tmp/note.bin" "$tmp/nonote" "$2"
 }
-id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
 # lists NAME DATA ID PATH: buildid-list of DATA has the line "ID PATH", or
 # a FAIL line for NAME and the list, and a non-zero status.
 lists() {
@@ -370,7 +332,7 @@ test_report_store() {
 	fi
 	port=$((20000 + RANDOM % 20000))
 	debuginfod -F -p "$port" -d "$tmp/db.sqlite" "$srv" > "$tmp/dfd.log" 2>&1 &
-	dpid=$!
+	bg_pid=$!
 	for _ in $(seq 60); do
 		DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH=$tmp/probe-cache \
 			debuginfod-find executable "$id" > /dev/null 2>&1 && break
@@ -428,13 +390,4 @@ test_kernel_past_page0
 test_report_store
 test_report_store_no_server
 
-cleanup
-if [ "$err" != 0 ]; then
-	exit 1
-fi
-if [ ${#skips[@]} -gt 0 ]; then
-	printf -v list '%s; ' "${skips[@]}"
-	echo "MMAP3 build ids [Skipped subtests: ${list%; }]"
-	exit 2
-fi
-exit 0
+mmap3_test_end

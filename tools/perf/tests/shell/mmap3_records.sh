@@ -4,46 +4,9 @@
 
 set -eE
 
-err=0
-# subtests that could not run here: exit 2 (Skip) unless one failed
-skips=()
-# not /tmp/perf-*: perf reads DSOs there as JIT symbol maps
-tmp=$(mktemp -d /tmp/mmap3-records.XXXXXX)
-pid=
-# records without -B fill $tmp/home/.debug, not the user's
-export HOME=$tmp/home
-mkdir -p "$HOME"
-
-cleanup() {
-	[ -z "$pid" ] || kill "$pid" 2> /dev/null || true
-	rm -rf "$tmp"
-	trap - EXIT TERM INT
-}
-
-# set -e ends the script at a command that fails unexpectedly: say which
-errline=
-trap '[ -n "$errline" ] || errline=$LINENO' ERR
-
-# shellcheck disable=SC2317 # called through the traps
-trap_cleanup() {
-	echo "MMAP3 records [Failed - $1]"
-	cleanup
-	exit 1
-}
-trap 'trap_cleanup "the command at line ${errline:-?} failed"' EXIT
-trap 'trap_cleanup "interrupted"' TERM INT
-
-skip() {
-	echo "MMAP3 records [Skipped $1]"
-	cleanup
-	exit 2
-}
-
-# A subtest that cannot run here.
-skipped() {
-	echo "$1 [Skipped $2]"
-	skips+=("$1")
-}
+# shellcheck source=tools/perf/tests/shell/lib/mmap3.sh
+. "$(dirname "$0")"/lib/mmap3.sh
+mmap3_test_init "MMAP3 records" mmap3-records
 
 command -v cc > /dev/null || skip "no cc"
 command -v readelf > /dev/null || skip "no readelf"
@@ -77,7 +40,6 @@ int main(int argc, char **argv)
 C
 cc -O1 -DFN=alpha_spin -Wl,--build-id=sha1 -o "$tmp/v1" "$tmp/prog.c"
 cc -O1 -DFN=beta_spin -Wl,--build-id=md5 -o "$tmp/v2" "$tmp/prog.c"
-id_of() { readelf -n "$1" | awk '/Build ID/ {print $3}'; }
 id1=$(id_of "$tmp/v1")
 id2=$(id_of "$tmp/v2")
 
@@ -380,12 +342,12 @@ test_running_task() {
 	local kid
 
 	"$tmp/v1" 60 &
-	pid=$!
+	bg_pid=$!
 	sleep 0.5
-	perf record -B -p "$pid" -o "$tmp/running-rec.data" -- sleep 0.3 2> /dev/null
-	kill "$pid" 2> /dev/null || true
-	wait "$pid" 2> /dev/null || true
-	pid=
+	perf record -B -p "$bg_pid" -o "$tmp/running-rec.data" -- sleep 0.3 2> /dev/null
+	kill "$bg_pid" 2> /dev/null || true
+	wait "$bg_pid" 2> /dev/null || true
+	bg_pid=
 	if [ -n "$kernel_mmap3" ]; then
 		mv "$tmp/running-rec.data" "$tmp/running.data"
 	else
@@ -457,13 +419,4 @@ test_replaced_cache
 test_running_task
 test_damaged
 
-cleanup
-if [ "$err" != 0 ]; then
-	exit 1
-fi
-if [ ${#skips[@]} -gt 0 ]; then
-	printf -v list '%s; ' "${skips[@]}"
-	echo "MMAP3 records [Skipped subtests: ${list%; }]"
-	exit 2
-fi
-exit 0
+mmap3_test_end
