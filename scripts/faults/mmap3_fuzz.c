@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target for perf's MMAP3 record checks: tools/perf/util/mmap3.c
- * is compiled as it is, with perf's own headers, and linked with the stubs
- * of mmap3_shim.c.  perf_event__check_mmap3() sees every input, and
+ * libFuzzer target for perf's MMAP3 record checks: the MMAP3 functions of
+ * tools/perf/util/event.c, taken out of it as they are by the fuzz script,
+ * compiled with perf's own headers and linked with the stubs of
+ * mmap3_shim.c.  perf_event__check_mmap3() sees every input, and
  * perf_event__fprintf_mmap3() every record the check accepts, as in
  * perf report -D.
  *
@@ -21,7 +22,6 @@
 #include <perf/event.h>
 
 #include "event.h"
-#include "mmap3.h"
 
 static FILE *sink;
 static unsigned long accepted, rejected;

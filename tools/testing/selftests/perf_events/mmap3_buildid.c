@@ -11,7 +11,8 @@
  *    fields, or a plain MMAP2 when there is no id.  These tests run on any
  *    kernel that has the bit, upstream ones too;
  *  - without attr.mmap2, PERF_RECORD_MMAP3 (type 21): the MMAP2 fields and
- *    the id.  These tests skip on a kernel where bit 34 is only build_id.
+ *    the id.  These tests skip on Linux 5.12+, where bit 34 only changes
+ *    MMAP2 records.
  *
  * Every input file is generated here, by elf_image.h: well-formed ELF
  * files with known ids and each malformed header the kernel's parser must
