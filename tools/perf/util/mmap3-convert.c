@@ -22,7 +22,7 @@
 #include "event.h"
 #include "machine.h"
 #include "mmap3-convert.h"
-#include "mmap3-synth.h"
+#include "synthetic-events.h"
 
 #define MMAP2_FIXED_SIZE	offsetof(struct perf_record_mmap2, filename)
 
