@@ -7,10 +7,8 @@
  * ino_generation hold build_id_size, three reserved bytes and the 20 id
  * bytes, and its attr bit 34 (build_id) is the one MMAP3 uses.  Type 21
  * became PERF_RECORD_AUX_OUTPUT_HW_ID, so newer perf misreads MMAP3
- * records; converted, a file keeps its build ids there.  The other way,
- * such MMAP2 records of newer perf are read here as MMAP3 records.
+ * records; converted, a file keeps its build ids there.
  */
-#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,9 +18,7 @@
 
 #include "build-id.h"
 #include "event.h"
-#include "machine.h"
 #include "mmap3-convert.h"
-#include "synthetic-events.h"
 
 #define MMAP2_FIXED_SIZE	offsetof(struct perf_record_mmap2, filename)
 
@@ -79,47 +75,4 @@ void perf_record_mmap2__build_id(const struct perf_record_mmap2 *m2,
 	size_t size = m2->build_id_size;
 
 	build_id__init(bid, m2->build_id, size <= BUILD_ID_SIZE ? size : 0);
-}
-
-/*
- * A new MMAP3 record for an MMAP2 record with PERF_RECORD_MISC_MMAP_BUILD_ID
- * (see perf_event__new_mmap3), to be freed by the caller; NULL if out of
- * memory or too short.  It has no inode, as the MMAP2 record had none.
- */
-static union perf_event *mmap2_build_id__to_mmap3(union perf_event *event,
-						  u16 id_hdr_size)
-{
-	struct build_id bid;
-
-	if (event->header.size < MMAP2_FIXED_SIZE)
-		return NULL;
-	perf_record_mmap2__build_id(&event->mmap2, &bid);
-	return perf_event__new_mmap3(event, &bid, id_hdr_size);
-}
-
-int machine__process_mmap2_build_id_event(struct machine *machine,
-					  union perf_event *event,
-					  struct perf_sample *sample)
-{
-	union perf_event *mmap3 = mmap2_build_id__to_mmap3(event, machine->id_hdr_size);
-	int err;
-
-	if (!mmap3)
-		return -ENOMEM;
-	err = machine__process_mmap3_event(machine, mmap3, sample);
-	free(mmap3);
-	return err;
-}
-
-size_t perf_event__fprintf_mmap2_build_id(union perf_event *event, FILE *fp)
-{
-	/* printed without the sample id fields */
-	union perf_event *mmap3 = mmap2_build_id__to_mmap3(event, 0);
-	size_t ret;
-
-	if (!mmap3)
-		return fprintf(fp, " (an MMAP2 record with a build id, unreadable)\n");
-	ret = perf_event__fprintf_mmap3(mmap3, fp);
-	free(mmap3);
-	return ret;
 }
