@@ -15,7 +15,7 @@ import struct
 import sys
 
 PERF_RECORD_SAMPLE = 9
-# sample_type bits, in the order their fields come in a sample
+# sample_type bits (the fields of a sample come in the order main() reads)
 IDENTIFIER, IP, TID, TIME, ADDR, READ, CALLCHAIN, ID, CPU, PERIOD, \
     STREAM_ID, RAW, BRANCH_STACK, REGS_USER = (1 << 16, 1, 2, 4, 8, 16, 32, 64,
                                                128, 256, 512, 1024, 2048, 4096)
