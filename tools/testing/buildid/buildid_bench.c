@@ -17,6 +17,7 @@
 #include "../../../lib/buildid.c"
 
 int shim_kmap_depth;
+bool shim_in_nmi;
 
 int main(int argc, char **argv)
 {

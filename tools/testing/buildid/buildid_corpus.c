@@ -20,6 +20,7 @@
 #include "../../../lib/buildid.c"
 
 int shim_kmap_depth;
+bool shim_in_nmi;
 
 static void parse(const char *path)
 {

@@ -14,6 +14,7 @@
 #define FUZZ_PAGES 8
 
 int shim_kmap_depth;
+bool shim_in_nmi;
 static int reads, scribble_at;
 static unsigned char *pagebuf[FUZZ_PAGES];
 

@@ -18,6 +18,7 @@
 #include "../selftests/perf_events/elf_image.h"
 
 int shim_kmap_depth;
+bool shim_in_nmi;
 
 /* READ_ONCE hook: after @scribble_at reads, overwrite the page with 0xff. */
 static int reads, scribble_at;
@@ -65,6 +66,7 @@ static void setup(loff_t isize)
 	pgs[0].data = page;
 	reads = 0;
 	scribble_at = 0;
+	shim_in_nmi = false;
 }
 
 /* Page @i of the file is now in the page cache (and up to date). */
@@ -553,6 +555,75 @@ static void test_past_page0(void)
 }
 
 /*
+ * In NMI context (the bpf stack map) only page 0 is read: a note past it,
+ * or a note or program header crossing into page 1, gives no id there,
+ * and the id elsewhere; a note on page 0 is found in both.
+ */
+static void test_nmi_page0_only(void)
+{
+	static const enum elf_damage layouts[] = {
+		ELF_NOTE_PAST_PAGE0, ELF_NOTE_CROSSES_PAGE, ELF_PHDRS_CROSS_PAGE,
+	};
+	unsigned char img[2 * PAGE_SIZE];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		struct elf_spec spec = { ELFCLASS64, 20, layouts[i] };
+
+		setup(2 * PAGE_SIZE);
+		cache(1);
+		EXPECT(elf_image(img, sizeof(img), &spec, id20) == sizeof(img));
+		put(0, img, sizeof(img));
+		shim_in_nmi = true;
+		EXPECT(parse(&ret) == 0 && ret == -EFAULT);
+		shim_in_nmi = false;
+		EXPECT(id_is(id20, 20));
+	}
+
+	setup(PAGE_SIZE);
+	elf_image64(page, id20, 20);
+	shim_in_nmi = true;
+	EXPECT(id_is(id20, 20));
+}
+
+/*
+ * hugetlbfs indexes its page cache by huge page: here of 4 pages, 2 of
+ * them.  The note on page 1 is in huge page 0; page 1 of a decoy image
+ * with another id starts huge page 1, where a lookup of page 1 by its
+ * PAGE_SIZE index would land.  The file's id is found, never the decoy's.
+ */
+static void test_hugetlbfs(void)
+{
+	static const enum elf_damage layouts[] = {
+		ELF_NOTE_PAST_PAGE0, ELF_NOTE_CROSSES_PAGE,
+	};
+	unsigned char img[2 * PAGE_SIZE], decoy[2 * PAGE_SIZE];
+	unsigned char decoy_id[20];
+	struct hstate h;
+	unsigned int i;
+	int n;
+
+	elf_image_id(decoy_id, sizeof(decoy_id), 7);
+	for (i = 0; i < ARRAY_SIZE(layouts); i++) {
+		struct elf_spec spec = { ELFCLASS64, 20, layouts[i] };
+
+		setup(8 * PAGE_SIZE);
+		for (n = 1; n < 8; n++)
+			cache(n);
+		shim_mapping_huge(vma, &h, 2);
+		EXPECT(elf_image(img, sizeof(img), &spec, id20) == sizeof(img));
+		EXPECT(elf_image(decoy, sizeof(decoy), &spec, decoy_id) == sizeof(decoy));
+		put(0, img, sizeof(img));
+		put(4 * PAGE_SIZE, decoy + PAGE_SIZE, PAGE_SIZE);
+		EXPECT(id_is(id20, 20));
+		/* a huge page is cached whole, or not at all */
+		pgs[0].data = NULL;
+		EXPECT(no_id());
+	}
+}
+
+/*
  * However many notes a file claims, a call looks at BUILD_ID_NOTES_MAX
  * bytes of them at most: an id behind that many bytes of other notes,
  * all cached, is not found.
@@ -668,7 +739,8 @@ static const struct test tests[] = {
 	T(test_no_file), T(test_not_cached), T(test_bad_ident),
 	T(test_bad_phdrs), T(test_bad_note_segment), T(test_bad_note_sizes),
 	T(test_bad_note_content), T(test_note_crosses_page),
-	T(test_past_page0), T(test_notes_budget),
+	T(test_past_page0), T(test_nmi_page0_only), T(test_hugetlbfs),
+	T(test_notes_budget),
 	T(test_changing_page), T(test_desc_offset), T(test_truncated),
 };
 

@@ -85,10 +85,18 @@ struct page {
 struct address_space {
 	struct page *pages;
 	unsigned long nr_pages;	/* later pages are not in the page cache */
+	/* test: hugetlbfs, indexed by pages of 1 << order PAGE_SIZE pages */
+	unsigned int order;
+};
+
+/* hugetlbfs: the size of a file's pages */
+struct hstate {
+	unsigned int order;
 };
 
 struct inode {
 	loff_t i_size;
+	struct hstate *hstate;	/* test: set on hugetlbfs */
 };
 
 struct file {
@@ -160,6 +168,41 @@ static inline bool shim_refs_dropped(const struct shim_mapping *m)
 	return true;
 }
 
+/*
+ * Make the mapping of @vma a hugetlbfs file of pages of 1 << @order
+ * PAGE_SIZE pages: its page cache gives the first of them (the head) for
+ * the index of the huge page.
+ */
+static inline void shim_mapping_huge(struct vm_area_struct *vma,
+				     struct hstate *h, unsigned int order)
+{
+	h->order = order;
+	vma->vm_file->f_inode->hstate = h;
+	vma->vm_file->f_mapping->order = order;
+}
+
+static inline bool is_file_hugepages(struct file *file)
+{
+	return file->f_inode->hstate;
+}
+
+static inline struct hstate *hstate_file(struct file *file)
+{
+	return file->f_inode->hstate;
+}
+
+static inline unsigned int huge_page_order(struct hstate *h)
+{
+	return h->order;
+}
+
+/* the pages of a huge page are consecutive in pages[] */
+#define nth_page(page, n)	((page) + (n))
+
+/* Test hook: in_nmi() says this. */
+extern bool shim_in_nmi;
+#define in_nmi()	shim_in_nmi
+
 extern int shim_kmap_depth;
 
 static inline struct page *find_get_page(struct address_space *mapping,
@@ -167,9 +210,10 @@ static inline struct page *find_get_page(struct address_space *mapping,
 {
 	struct page *page;
 
-	if (index >= mapping->nr_pages || !mapping->pages[index].data)
+	if (index >= mapping->nr_pages >> mapping->order ||
+	    !mapping->pages[index << mapping->order].data)
 		return NULL;
-	page = &mapping->pages[index];
+	page = &mapping->pages[index << mapping->order];
 	page->refs++;
 	return page;
 }

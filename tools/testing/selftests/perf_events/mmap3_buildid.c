@@ -30,6 +30,10 @@
 #include <sys/wait.h>
 #include <linux/magic.h>
 
+#ifndef MFD_HUGETLB
+#define MFD_HUGETLB	0x0004U
+#endif
+
 #include "../kselftest_harness.h"
 #include "elf_image.h"
 #include "perf_records.h"
@@ -1213,6 +1217,319 @@ TEST_F(sideband, page_not_cached)
 		close(fd);
 		unlink(path);
 	}
+}
+
+/*
+ * The mmap records of the mapping at @addr in @rb, of any file: returns
+ * how many are of @type (the last one is left in @out), plus 1000 for each
+ * of another type; -1 on a bad record.
+ */
+static int find_mapping(struct perf_rb *rb, void *addr, int type,
+			union record *out)
+{
+	int n, found = 0;
+	union record r;
+
+	while ((n = perf_rb_next(rb, r.buf, sizeof(r.buf) - 1)) > 0) {
+		r.buf[n] = '\0';
+		if (!record_name(&r) || r.m1.addr != (uintptr_t)addr)
+			continue;
+		if (r.header.type == type) {
+			memcpy(out, &r, r.header.size);
+			found++;
+		} else {
+			found += 1000;
+		}
+	}
+	return n < 0 ? -1 : found;
+}
+
+/* The value of @key in /proc/meminfo, -1 if there is none */
+static long meminfo_value(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long val = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)) &&
+		    sscanf(line + strlen(key), "%ld", &val) == 1)
+			break;
+	fclose(f);
+	return val;
+}
+
+#define NR_HUGEPAGES	"/proc/sys/vm/nr_hugepages"
+
+static long read_long(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long val = -1;
+
+	if (!f)
+		return -1;
+	if (fscanf(f, "%ld", &val) != 1)
+		val = -1;
+	fclose(f);
+	return val;
+}
+
+static int write_long(const char *path, long val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%ld\n", val) < 0;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/* Huge pages not yet promised to a mapping */
+static long hugepages_available(void)
+{
+	return meminfo_value("HugePages_Free:") - meminfo_value("HugePages_Rsvd:");
+}
+
+/*
+ * hugetlbfs indexes its page cache by huge page: page cache index 1 of an
+ * MFD_HUGETLB memfd is the huge page at 2 MiB (with 2 MiB pages), not the
+ * bytes at 4 KiB.  The file is two huge pages; its program headers or its
+ * note lie past 4 KiB, and where a lookup of 4 KiB page 1 by that index
+ * would land, at the start of huge page 1, sits page 1 of a decoy image
+ * with another id.  The record must carry the file's id, never the decoy's.
+ */
+FIXTURE(hugetlb)
+{
+	struct perf_rb rb3;	/* MMAP3 */
+	struct perf_rb rb2;	/* MMAP2 with the id, Linux 5.12's format */
+	size_t hpage;		/* the default huge page size */
+	long nr_saved;		/* nr_hugepages to restore; -1: untouched */
+	int fd;
+	const char *skip;	/* why SETUP skipped */
+};
+
+FIXTURE_VARIANT(hugetlb)
+{
+	struct elf_spec spec;
+};
+
+#define HUGE_ELF(class, how) { .spec = { class, 20, how } }
+
+FIXTURE_VARIANT_ADD(hugetlb, note_past_page0) HUGE_ELF(ELFCLASS64, ELF_NOTE_PAST_PAGE0);
+FIXTURE_VARIANT_ADD(hugetlb, elf32_note_past_page0) HUGE_ELF(ELFCLASS32, ELF_NOTE_PAST_PAGE0);
+FIXTURE_VARIANT_ADD(hugetlb, note_crosses_page) HUGE_ELF(ELFCLASS64, ELF_NOTE_CROSSES_PAGE);
+/* the PT_NOTE header on page 1 */
+FIXTURE_VARIANT_ADD(hugetlb, phdrs_cross_page) HUGE_ELF(ELFCLASS64, ELF_PHDRS_CROSS_PAGE);
+
+FIXTURE_SETUP(hugetlb)
+{
+	long nr, avail;
+
+	self->rb3.fd = -1;
+	self->rb2.fd = -1;
+	self->fd = -1;
+	self->nr_saved = -1;
+	self->skip = NULL;
+	self->hpage = meminfo_value("Hugepagesize:") * 1024;
+	if ((long)self->hpage <= 0) {
+		self->skip = "no huge pages (CONFIG_HUGETLBFS)";
+		SKIP(return, "%s", self->skip);
+	}
+	/* two huge pages for the file */
+	avail = hugepages_available();
+	if (avail < 2) {
+		nr = read_long(NR_HUGEPAGES);
+		if (nr < 0 || write_long(NR_HUGEPAGES, nr + 2 - avail)) {
+			self->skip = "cannot reserve huge pages (" NR_HUGEPAGES ")";
+			SKIP(return, "%s", self->skip);
+		}
+		self->nr_saved = nr;
+		if (hugepages_available() < 2) {
+			self->skip = "no two huge pages free";
+			SKIP(return, "%s", self->skip);
+		}
+	}
+	self->fd = memfd_create("mmap3_hugetlb", MFD_HUGETLB | MFD_CLOEXEC);
+	if (self->fd < 0) {
+		self->skip = "no MFD_HUGETLB memfd";
+		SKIP(return, "%s", self->skip);
+	}
+}
+
+FIXTURE_TEARDOWN(hugetlb)
+{
+	perf_rb_close(&self->rb3);
+	perf_rb_close(&self->rb2);
+	if (self->fd >= 0)
+		close(self->fd);
+	/* the file's pages are free again once it is closed */
+	if (self->nr_saved >= 0)
+		write_long(NR_HUGEPAGES, self->nr_saved);
+}
+
+/* A free spot on page 0 of every image, for the decoy's notes */
+#define DECOY_NOTES_OFF	2048
+
+TEST_F(hugetlb, build_id)
+{
+	static char img[2 * ELF_IMAGE_PAGE], decoy[2 * ELF_IMAGE_PAGE];
+	uint8_t id[BUILD_ID_SIZE_MAX], decoy_id[BUILD_ID_SIZE_MAX];
+	struct perf_event_attr attr;
+	size_t size = 2 * self->hpage;
+	const char *mmap3_skip;
+	union record r;
+	char *map;
+	int err;
+
+	/* 5.10's harness runs the body even when SETUP skipped */
+	if (self->skip)
+		return;
+	elf_image_id(id, sizeof(id), 4);
+	elf_image_id(decoy_id, sizeof(decoy_id), 5);
+	ASSERT_EQ(sizeof(img), elf_image(img, sizeof(img), &variant->spec, id));
+	ASSERT_EQ(sizeof(decoy), elf_image(decoy, sizeof(decoy), &variant->spec,
+					   decoy_id));
+	if (variant->spec.damage == ELF_PHDRS_CROSS_PAGE) {
+		/* the decoy's PT_NOTE header, first on its page 1, points
+		 * to the decoy's notes, copied to a free spot of page 0
+		 */
+		struct elf64_phdr *ph = (void *)(decoy + ELF_IMAGE_PAGE);
+
+		ASSERT_EQ(PT_NOTE, ph->p_type);
+		memcpy(img + DECOY_NOTES_OFF, decoy + ph->p_offset, ph->p_filesz);
+		ph->p_offset = DECOY_NOTES_OFF;
+	}
+
+	/* hugetlbfs has no write(): fill the file through a mapping */
+	ASSERT_EQ(0, ftruncate(self->fd, size));
+	map = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+	memcpy(map, img, sizeof(img));
+	memcpy(map + self->hpage, decoy + ELF_IMAGE_PAGE, ELF_IMAGE_PAGE);
+	munmap(map, size);
+
+	attr = format_attr(FMT_BUILD_ID);
+	if (!open_upstream_form(_metadata, &self->rb2, &attr))
+		return;
+	attr = format_attr(FMT_MMAP3);
+	mmap3_skip = open_mmap3(&self->rb3, &attr, -1, &err);
+	if (!mmap3_skip)
+		ASSERT_EQ(0, err);
+
+	/* shared: a private mapping would reserve two more huge pages */
+	map = mmap(NULL, size, PROT_READ | PROT_EXEC, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, map);
+
+	/* MMAP2: the file's id, or (upstream) a plain MMAP2; never the decoy's */
+	EXPECT_EQ(1, find_mapping(&self->rb2, map, PERF_RECORD_MMAP2, &r));
+	if (r.header.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		EXPECT_NE(0, memcmp(decoy_id, r.m2b.build_id, sizeof(decoy_id)));
+		EXPECT_EQ(20, r.m2b.build_id_size);
+		EXPECT_EQ(0, memcmp(id, r.m2b.build_id, sizeof(id)));
+	} else {
+		/* this kernel reads every cached page, huge ones too */
+		EXPECT_NE(NULL, mmap3_skip);
+	}
+
+	/* MMAP3: the file's id */
+	if (!mmap3_skip) {
+		EXPECT_EQ(1, find_mapping(&self->rb3, map, PERF_RECORD_MMAP3, &r));
+		EXPECT_NE(0, memcmp(decoy_id, r.m3.build_id, sizeof(decoy_id)));
+		EXPECT_EQ(20, r.m3.build_id_size);
+		EXPECT_EQ(0, memcmp(id, r.m3.build_id, sizeof(id)));
+	}
+	munmap(map, size);
+}
+
+/*
+ * Open a counter of the calls of the kernel function @func on this task,
+ * through the kprobe PMU.  Returns the fd, or -errno.
+ */
+static int open_kprobe_counter(const char *func)
+{
+	struct perf_event_attr attr = {
+		.size		= sizeof(attr),
+		.kprobe_func	= (uintptr_t)func,
+	};
+	int fd;
+
+	attr.type = read_long("/sys/bus/event_source/devices/kprobe/type");
+	if ((int)attr.type < 0)
+		return -ENOENT;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/* The calls @fd counted since the last call */
+static uint64_t kprobe_calls(int fd)
+{
+	uint64_t n = ~0ull;
+
+	if (read(fd, &n, sizeof(n)) != sizeof(n))
+		return ~0ull;
+	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
+	return n;
+}
+
+/* Map @path executable and unmap it: an mmap record for those who ask */
+static void map_once(struct __test_metadata *_metadata, const char *path)
+{
+	void *map = map_file(path, PROT_READ | PROT_EXEC);
+
+	ASSERT_NE(MAP_FAILED, map);
+	munmap(map, FILE_SIZE);
+}
+
+/*
+ * Only an event that can receive mmap records (attr.mmap, mmap_data or
+ * mmap2) with bit 34 makes the kernel parse the files mapped: bit 34
+ * alone does not, while its event is open or after (its close uncounts
+ * nothing), and a counted event stops it once closed.  Counted with a
+ * kprobe on build_id_parse(), while a plain mmap event keeps the mmap
+ * hook running.
+ */
+TEST_F(sideband, build_id_alone_parses_nothing)
+{
+	struct perf_event_attr plain = make_sideband_attr();
+	struct perf_event_attr alone = make_sideband_attr();
+	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
+	struct perf_rb rb_plain, rb_alone;
+	int kp;
+
+	alone.mmap = 0;
+	alone.build_id = 1;
+	if (!open_upstream_form(_metadata, &rb_alone, &alone))
+		return;
+	kp = open_kprobe_counter("build_id_parse");
+	if (kp < 0) {
+		perf_rb_close(&rb_alone);
+		SKIP(return, "no kprobe on build_id_parse: %s", strerror(-kp));
+	}
+	ASSERT_EQ(0, perf_rb_open(&rb_plain, &plain));
+
+	kprobe_calls(kp);
+	map_once(_metadata, self->path);
+	EXPECT_EQ(0, kprobe_calls(kp));
+
+	/* and once it is gone: its close uncounted nothing it had not counted */
+	perf_rb_close(&rb_alone);
+	map_once(_metadata, self->path);
+	EXPECT_EQ(0, kprobe_calls(kp));
+
+	/* the probe works: with mmap2 the file is parsed, once per mapping */
+	ASSERT_EQ(0, perf_rb_open(&self->rb, &attr));
+	kprobe_calls(kp);	/* not the ring buffer's own mapping */
+	map_once(_metadata, self->path);
+	EXPECT_EQ(1, kprobe_calls(kp));
+	perf_rb_close(&self->rb);
+	map_once(_metadata, self->path);
+	EXPECT_EQ(0, kprobe_calls(kp));
+
+	perf_rb_close(&rb_plain);
+	close(kp);
 }
 
 /* attr.build_id is bit 34 of the flags word, as in Linux 5.12 and later */
