@@ -1134,7 +1134,8 @@ SIGNALS = {132: "ILL", 133: "TRAP", 134: "ABRT", 135: "BUS", 136: "FPE",
 def classify(rc, files):
     """'kind<TAB>function<TAB>first line' of what went wrong in a perf run
     exiting rc whose stderr and sanitizer logs are files, or nothing:
-    kind is asan-<bug>, ubsan-<check>, stack-smash, fortify, assert,
+    kind is asan-<bug>, asan-failed-allocation, ubsan-<check>, stack-smash,
+    fortify, assert,
     signal-<NAME>, timeout."""
     text = ""
     for f in files:
@@ -1167,6 +1168,9 @@ def classify(rc, files):
                     break
             else:
                 kind = "ubsan-other"
+        elif "AddressSanitizer failed to allocate" in line:
+            # allocator_may_return_null=1: a size the input gave, unbounded
+            kind = "asan-failed-allocation"
         elif "stack smashing detected" in line or "buffer overflow detected" in line:
             kind = "stack-smash" if "stack" in line else "fortify"
         elif "Assertion `" in line and line.rstrip().endswith("failed."):
