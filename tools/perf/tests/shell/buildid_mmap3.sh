@@ -29,6 +29,7 @@ int main(int argc, char **argv)
 C
 cc -O1 -Wl,--build-id=sha1 -o "$tmp/prog" "$tmp/prog.c"
 cc -O1 -Wl,--build-id=md5 -o "$tmp/prog-md5" "$tmp/prog.c"
+cc -O1 -Wl,--build-id=0x0123456789abcdef -o "$tmp/prog-id8" "$tmp/prog.c"
 cc -O1 -Wl,--build-id=none -o "$tmp/prog-noid" "$tmp/prog.c"
 # The Go linker's layout: the GNU note in a section no PT_NOTE covers,
 # where no parser of program headers, the kernel's included, finds it.
@@ -37,10 +38,11 @@ go_layout() {	# IN OUT
 	objcopy --remove-section=.note.gnu.build-id "$1" "$tmp/nonote" &&
 	objcopy --add-section .note.gnu.build-id="$tmp/note.bin" "$tmp/nonote" "$2"
 }
-# lists NAME DATA ID PATH: buildid-list of DATA has the line "ID PATH", or
+# lists NAME DATA ID PATH: buildid-list of DATA has the line "ID PATH" (a
+# short id padded to the width of a SHA-1 one), or
 # a FAIL line for NAME and the list, and a non-zero status.
 lists() {
-	perf buildid-list -i "$2" | grep -q "^$3 $4\$" && return 0
+	perf buildid-list -i "$2" | grep -q "^$3  *$4\$" && return 0
 	echo "$1 [Failed - buildid-list does not list $3 $4]"
 	perf buildid-list -i "$2"
 	err=1
@@ -126,6 +128,72 @@ test_store() {
 	else
 		echo "buildid-list --store [Success]"
 	fi
+}
+
+# cached NAME CACHE ID PATH: buildid-cache -l of CACHE lists "ID PATH".
+cached() {
+	perf --buildid-dir "$2" buildid-cache -l > "$tmp/cached" 2>&1 || true
+	grep -qx "$3 $4" "$tmp/cached" && return 0
+	echo "$1 [Failed - buildid-cache -l does not list $3 $4]"
+	cat "$tmp/cached"
+	err=1
+	return 1
+}
+
+# Ids shorter than SHA-1's 20 bytes: md5's 16, and the 8 of ld
+# --build-id=0x<hex>.  Each goes through buildid-list, --store and its
+# .build-id/xx/yyyy link, buildid-cache -l, -a, -r and -P, and report
+# finds the symbols in the cache once the binary is gone.
+test_short_ids() {
+	local bin sid name cache link
+
+	for bin in prog-md5 prog-id8; do
+		sid=$(id_of "$tmp/$bin")
+		name="$((${#sid} / 2))-byte id: buildid-list, --store, buildid-cache, report"
+		cache=$tmp/cache-$bin
+		link=$cache/.build-id/${sid:0:2}/${sid:2}
+		perf record -B -o "$tmp/$bin-rec.data" "$tmp/$bin" 2> /dev/null
+		mmap3_of "$name" "$tmp/$bin-rec.data" "$tmp/$bin.data" || continue
+		lists "$name" "$tmp/$bin.data" "$sid" "$tmp/$bin" || continue
+		perf --buildid-dir "$cache" buildid-list --store -i "$tmp/$bin.data" \
+			> "$tmp/$bin.store" || true
+		if ! grep -q "^OK $sid $tmp/$bin (" "$tmp/$bin.store" ||
+		   [ ! -L "$link" ] || ! cmp -s "$link/elf" "$tmp/$bin"; then
+			echo "$name [Failed - --store: no OK line, or $link/elf is not the binary]"
+			cat "$tmp/$bin.store"
+			err=1
+			continue
+		fi
+		cached "$name" "$cache" "$sid" "$tmp/$bin" || continue
+
+		perf --buildid-dir "$cache-a" buildid-cache -a "$tmp/$bin"
+		cached "$name, -a" "$cache-a" "$sid" "$tmp/$bin" || continue
+		perf --buildid-dir "$cache-a" buildid-cache -r "$tmp/$bin"
+		if [ -e "$cache-a/.build-id/${sid:0:2}/${sid:2}" ]; then
+			echo "$name [Failed - buildid-cache -r left the link]"
+			err=1
+			continue
+		fi
+		perf --buildid-dir "$cache-a" buildid-cache -a "$tmp/$bin"
+		perf --buildid-dir "$cache-a" buildid-cache -P
+		if [ -e "$cache-a/.build-id/${sid:0:2}/${sid:2}" ]; then
+			echo "$name [Failed - buildid-cache -P left the link]"
+			err=1
+			continue
+		fi
+
+		mv "$tmp/$bin" "$tmp/$bin.away"
+		perf --buildid-dir "$cache" report -i "$tmp/$bin.data" --stdio \
+			--sort dso,sym > "$tmp/$bin.report" 2> /dev/null || true
+		mv "$tmp/$bin.away" "$tmp/$bin"
+		if ! grep -q " $bin  *\[\.\] main\$" "$tmp/$bin.report"; then
+			echo "$name [Failed - report does not find main in the cached $bin]"
+			grep -v '^#' "$tmp/$bin.report" | head -n 5
+			err=1
+			continue
+		fi
+		echo "$name [Success]"
+	done
 }
 
 # The kernel cannot read the id of a Go-layout binary: perf record reads
@@ -383,6 +451,7 @@ test_report_store_no_server() {
 test_record_b
 test_md5
 test_store
+test_short_ids
 test_no_id
 test_fill
 test_note_past_page0

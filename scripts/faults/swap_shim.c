@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * An LD_PRELOAD shim for scripts/faults/store-race: once a process has
+ * asked access() of SWAP_PATH and opened it, SWAP_WITH is renamed over
+ * it, before that open returns.  perf --store asks access() of a file of
+ * this machine and opens it to check its build id (perf opened it before,
+ * reading the perf.data): what it stores after that must be the file it
+ * checked, not what has its name now (a FIFO here, that a copy by name
+ * would wait on forever).  The swap is written as a line to SWAP_LOG.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int armed, swapped;
+
+static void swap(const char *path, int fd)
+{
+	const char *target = getenv("SWAP_PATH"), *with = getenv("SWAP_WITH");
+	const char *log = getenv("SWAP_LOG");
+	FILE *fp;
+
+	if (fd < 0 || !armed || swapped || !target || !with || strcmp(path, target))
+		return;
+	swapped = 1;
+	if (rename(with, target))
+		return;
+	fp = log ? fopen(log, "a") : NULL;
+	if (fp) {
+		fprintf(fp, "swapped %s after open (pid %d)\n", target, getpid());
+		fclose(fp);
+	}
+}
+
+#define SHIM_OPEN(name)							\
+int name(const char *path, int flags, ...)				\
+{									\
+	static int (*real)(const char *, int, ...);			\
+	mode_t mode = 0;						\
+	va_list ap;							\
+	int fd;								\
+									\
+	if (!real)							\
+		real = dlsym(RTLD_NEXT, #name);				\
+	va_start(ap, flags);						\
+	if (flags & (O_CREAT | O_TMPFILE))				\
+		mode = va_arg(ap, mode_t);				\
+	va_end(ap);							\
+	fd = real(path, flags, mode);					\
+	swap(path, fd);							\
+	return fd;							\
+}
+
+#define SHIM_OPENAT(name)						\
+int name(int dirfd, const char *path, int flags, ...)			\
+{									\
+	static int (*real)(int, const char *, int, ...);		\
+	mode_t mode = 0;						\
+	va_list ap;							\
+	int fd;								\
+									\
+	if (!real)							\
+		real = dlsym(RTLD_NEXT, #name);				\
+	va_start(ap, flags);						\
+	if (flags & (O_CREAT | O_TMPFILE))				\
+		mode = va_arg(ap, mode_t);				\
+	va_end(ap);							\
+	fd = real(dirfd, path, flags, mode);				\
+	swap(path, fd);							\
+	return fd;							\
+}
+
+int access(const char *path, int mode)
+{
+	static int (*real)(const char *, int);
+	const char *target = getenv("SWAP_PATH");
+
+	if (!real)
+		real = dlsym(RTLD_NEXT, "access");
+	if (target && !strcmp(path, target))
+		armed = 1;
+	return real(path, mode);
+}
+
+SHIM_OPEN(open)
+SHIM_OPEN(open64)
+SHIM_OPENAT(openat)
+SHIM_OPENAT(openat64)
