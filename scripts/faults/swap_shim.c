@@ -37,10 +37,14 @@ static void swap(const char *path, int fd)
 	}
 }
 
-#define SHIM_OPEN(name)							\
-int name(const char *path, int flags, ...)				\
+/*
+ * An open() or openat() (@params, the last named one @flags) that calls
+ * the C library's with @args, then swap()s.
+ */
+#define SHIM(name, params, args)					\
+int name params								\
 {									\
-	static int (*real)(const char *, int, ...);			\
+	static typeof(name) *real;					\
 	mode_t mode = 0;						\
 	va_list ap;							\
 	int fd;								\
@@ -51,26 +55,7 @@ int name(const char *path, int flags, ...)				\
 	if (flags & (O_CREAT | O_TMPFILE))				\
 		mode = va_arg(ap, mode_t);				\
 	va_end(ap);							\
-	fd = real(path, flags, mode);					\
-	swap(path, fd);							\
-	return fd;							\
-}
-
-#define SHIM_OPENAT(name)						\
-int name(int dirfd, const char *path, int flags, ...)			\
-{									\
-	static int (*real)(int, const char *, int, ...);		\
-	mode_t mode = 0;						\
-	va_list ap;							\
-	int fd;								\
-									\
-	if (!real)							\
-		real = dlsym(RTLD_NEXT, #name);				\
-	va_start(ap, flags);						\
-	if (flags & (O_CREAT | O_TMPFILE))				\
-		mode = va_arg(ap, mode_t);				\
-	va_end(ap);							\
-	fd = real(dirfd, path, flags, mode);				\
+	fd = real args;							\
 	swap(path, fd);							\
 	return fd;							\
 }
@@ -87,7 +72,7 @@ int access(const char *path, int mode)
 	return real(path, mode);
 }
 
-SHIM_OPEN(open)
-SHIM_OPEN(open64)
-SHIM_OPENAT(openat)
-SHIM_OPENAT(openat64)
+SHIM(open, (const char *path, int flags, ...), (path, flags, mode))
+SHIM(open64, (const char *path, int flags, ...), (path, flags, mode))
+SHIM(openat, (int dirfd, const char *path, int flags, ...), (dirfd, path, flags, mode))
+SHIM(openat64, (int dirfd, const char *path, int flags, ...), (dirfd, path, flags, mode))
