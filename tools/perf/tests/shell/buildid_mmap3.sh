@@ -392,6 +392,8 @@ test_report_store() {
 	fi
 	mkdir -p "$srv"
 	cp "$tmp/prog" "$srv/prog"
+	# pipe format, as another host's perf record -o - sends it
+	perf record -B -o - "$tmp/prog" > "$tmp/pipe.data" 2> /dev/null
 	cc -O1 -DREBUILT -Wl,--build-id=sha1 -o "$tmp/prog" "$tmp/prog.c"
 	if [ "$(id_of "$tmp/prog")" = "$id" ]; then
 		echo "report --store via debuginfod [Failed - the rebuild kept the id]"
@@ -427,6 +429,31 @@ test_report_store() {
 		return
 	fi
 	echo "report --store via debuginfod [Success]"
+
+	# The same from another host's pipe: its perf record -o -, and a
+	# perf.data file, on standard input.
+	store_stdin "report --store -i - of a pipe" "$port" "$tmp/pipe.data"
+	store_stdin "report --store -i - of a perf.data file" "$port" "$tmp/perf.data"
+}
+
+# store_stdin NAME PORT DATA: report --store reads DATA through a pipe and
+# fetches the original of the replaced $tmp/prog from the server at PORT.
+store_stdin() {
+	local cache=$tmp/cache-stdin rc=0
+
+	rm -rf "$cache"
+	# shellcheck disable=SC2002 # a pipe, not a file, on standard input
+	cat "$3" | DEBUGINFOD_URLS=http://127.0.0.1:$2 DEBUGINFOD_CACHE_PATH=$tmp/dcache-stdin \
+		perf --buildid-dir "$cache" report --store -i - > "$tmp/store-stdin" \
+		2> "$tmp/store-stdin.err" || rc=$?
+	if [ "$rc" -ne 0 ] || ! grep -q "^OK $id $tmp/prog (" "$tmp/store-stdin" ||
+	   ! cmp -s "$cache/.build-id/${id:0:2}/${id:2}/elf" "$tmp/srv/prog"; then
+		echo "$1 [Failed - exit $rc, original not fetched]"
+		cat "$tmp/store-stdin" "$tmp/store-stdin.err"
+		err=1
+		return
+	fi
+	echo "$1 [Success]"
 }
 
 # A server that is not there: FAIL lines, no hang, nothing half-written.

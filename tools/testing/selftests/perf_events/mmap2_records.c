@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -60,7 +61,7 @@ TEST(build_id_is_ours)
 FIXTURE(mmap2)
 {
 	struct perf_rb rb;
-	char path[64];
+	char path[PATH_MAX + 32];
 	int file_fd;
 	int skipped;
 };
@@ -69,10 +70,16 @@ FIXTURE_SETUP(mmap2)
 {
 	struct perf_event_attr attr = make_sideband_attr();
 	char page[8192] = "not an ELF file, just bytes to map";
+	const char *noexec = test_dir_noexec();
 	int err;
 
 	self->rb.fd = -1;
-	strcpy(self->path, "/tmp/mmap2_records.XXXXXX");
+	self->file_fd = -1;
+	self->skipped = !!noexec;
+	if (noexec)
+		SKIP(return, "%s", noexec);
+	snprintf(self->path, sizeof(self->path), "%s/mmap2_records.XXXXXX",
+		 test_dir());
 	self->file_fd = mkstemp(self->path);
 	ASSERT_LE(0, self->file_fd);
 	ASSERT_EQ(sizeof(page), write(self->file_fd, page, sizeof(page)));
@@ -88,9 +95,10 @@ FIXTURE_SETUP(mmap2)
 FIXTURE_TEARDOWN(mmap2)
 {
 	perf_rb_close(&self->rb);
-	if (self->file_fd >= 0)
+	if (self->file_fd >= 0) {
 		close(self->file_fd);
-	unlink(self->path);
+		unlink(self->path);
+	}
 }
 
 /* An executable file mapping yields one MMAP2 with the file's identity. */

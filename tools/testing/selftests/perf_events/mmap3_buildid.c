@@ -252,7 +252,7 @@ static int all_zero(const void *p, size_t len)
 FIXTURE(mmap3)
 {
 	struct perf_rb rb;
-	char path[64];
+	char path[PATH_MAX + 32];
 	const char *skip;	/* why SETUP skipped */
 };
 
@@ -275,7 +275,7 @@ FIXTURE_VARIANT_ADD(mmap3, small_file) GOOD_ELF(ELFCLASS64, 20, ELF_SMALL_FILE);
 FIXTURE_VARIANT_ADD(mmap3, elf32_sha1) GOOD_ELF(ELFCLASS32, 20, ELF_GOOD);
 FIXTURE_VARIANT_ADD(mmap3, elf32_md5) GOOD_ELF(ELFCLASS32, 16, ELF_GOOD);
 FIXTURE_VARIANT_ADD(mmap3, elf32_notes_before) GOOD_ELF(ELFCLASS32, 20, ELF_NOTES_BEFORE);
-/* notes and headers on page 1, which is cached: files in /tmp always are */
+/* notes and headers on page 1, which is cached: a file just written is */
 FIXTURE_VARIANT_ADD(mmap3, phdrs_cross_page) GOOD_ELF(ELFCLASS64, 20, ELF_PHDRS_CROSS_PAGE);
 FIXTURE_VARIANT_ADD(mmap3, note_crosses_page) GOOD_ELF(ELFCLASS64, 20, ELF_NOTE_CROSSES_PAGE);
 FIXTURE_VARIANT_ADD(mmap3, note_past_page0) GOOD_ELF(ELFCLASS64, 20, ELF_NOTE_PAST_PAGE0);
@@ -423,8 +423,11 @@ FIXTURE_SETUP(mmap3)
 	int err;
 
 	self->rb.fd = -1;
-	snprintf(self->path, sizeof(self->path), "/tmp/mmap3_%s.%d",
+	snprintf(self->path, sizeof(self->path), "%s/mmap3_%s.%d", test_dir(),
 		 variant->not_elf ? "text" : "elf", getpid());
+	self->skip = test_dir_noexec();
+	if (self->skip)
+		SKIP(return, "%s", self->skip);
 	attr.build_id = 1;
 	self->skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (self->skip)
@@ -500,8 +503,9 @@ TEST_F(mmap3, build_id)
 FIXTURE(sideband)
 {
 	struct perf_rb rb;
-	char path[64];
+	char path[PATH_MAX + 32];
 	uint8_t id[BUILD_ID_SIZE_MAX];
+	const char *noexec;	/* why path can't be mapped executable */
 };
 
 FIXTURE_SETUP(sideband)
@@ -510,7 +514,10 @@ FIXTURE_SETUP(sideband)
 	struct elf_spec spec = { ELFCLASS64, 20, ELF_GOOD };
 
 	self->rb.fd = -1;
-	snprintf(self->path, sizeof(self->path), "/tmp/mmap3_sb.%d", getpid());
+	snprintf(self->path, sizeof(self->path), "%s/mmap3_sb.%d", test_dir(),
+		 getpid());
+	/* the tests that map it executable skip; the others run */
+	self->noexec = test_dir_noexec();
 	elf_image_id(self->id, 20, 2);
 	ASSERT_EQ(0, write_file(self->path, img, elf_image(img, FILE_SIZE, &spec, self->id)));
 }
@@ -802,6 +809,8 @@ TEST_F(sideband, mmap2_build_id)
 {
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	check_file(_metadata, &self->rb, self->path, self->id,
@@ -814,6 +823,8 @@ TEST_F(sideband, mmap2_build_id_md5)
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 	struct elf_spec spec = { ELFCLASS64, 16, ELF_GOOD };
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	ASSERT_EQ(0, rewrite_elf(self->path, self->id, &spec, 4));
@@ -827,6 +838,8 @@ TEST_F(sideband, mmap2_build_id_no_note)
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 	struct elf_spec spec = { ELFCLASS64, 20, ELF_NO_NOTE };
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	ASSERT_EQ(0, rewrite_elf(self->path, self->id, &spec, 5));
@@ -882,6 +895,8 @@ TEST_F(sideband, build_id_alone)
 	struct scan s;
 	void *map, *data, *anon;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	attr.mmap = 0;
 	attr.build_id = 1;
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
@@ -946,6 +961,8 @@ TEST_F(sideband, two_events_build_id)
 	enum mmap_format fmts[] = { FMT_BUILD_ID, FMT_MMAP2 };
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	perf_rb_close(&self->rb);
@@ -958,6 +975,8 @@ TEST_F(sideband, three_events_build_id)
 	enum mmap_format fmts[] = { FMT_MMAP, FMT_MMAP2, FMT_BUILD_ID };
 	struct perf_event_attr attr = format_attr(FMT_BUILD_ID);
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (!open_upstream_form(_metadata, &self->rb, &attr))
 		return;
 	perf_rb_close(&self->rb);
@@ -975,6 +994,8 @@ TEST_F(sideband, two_events_mmap3)
 	const char *skip = mmap3_unsupported();
 	unsigned int i;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (skip)
 		SKIP(return, "%s", skip);
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
@@ -987,6 +1008,8 @@ TEST_F(sideband, three_events)
 	enum mmap_format fmts[] = { FMT_MMAP2, FMT_BUILD_ID, FMT_MMAP3 };
 	const char *skip = mmap3_unsupported();
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (skip)
 		SKIP(return, "%s", skip);
 	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
@@ -1000,6 +1023,8 @@ TEST_F(sideband, four_events)
 	};
 	const char *skip = mmap3_unsupported();
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	if (skip)
 		SKIP(return, "%s", skip);
 	check_orders(_metadata, self->path, self->id, fmts, ARRAY_SIZE(fmts), 0);
@@ -1012,6 +1037,8 @@ TEST_F(sideband, no_mmap3_no_type_21)
 	union record r;
 	int err;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	attr.mmap2 = 1;
 	attr.mmap_data = 1;
 	err = perf_rb_open(&self->rb, &attr);
@@ -1037,6 +1064,8 @@ TEST_F(sideband, inherit)
 	cpu_set_t cpus;
 	pid_t child;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	/* inherited events can't be mapped per task: stay on one cpu */
 	cpu = sched_getcpu();
 	ASSERT_LE(0, cpu);
@@ -1089,6 +1118,8 @@ TEST_F(sideband, rewritten_file)
 	uint8_t id2[BUILD_ID_SIZE_MAX];
 	union record r;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	attr.build_id = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
 	if (skip)
@@ -1104,6 +1135,12 @@ TEST_F(sideband, rewritten_file)
 	EXPECT_EQ(20, r.m3.build_id_size);
 	EXPECT_EQ(0, memcmp(id2, r.m3.build_id, 20));
 }
+
+/* What page_not_cached says to do when its directory is on a noexec mount */
+#define UNCACHED_NOEXEC_ENV \
+	"set MMAP3_UNCACHED_DIR to a directory on a mount that allows exec"
+#define UNCACHED_NOEXEC_CWD \
+	"run from a directory on a mount that allows exec, or set MMAP3_UNCACHED_DIR"
 
 /* Is page @i of @map in the page cache? -1 if mincore() fails. */
 static int page_cached(void *map, int i)
@@ -1150,6 +1187,9 @@ TEST_F(sideband, page_not_cached)
 		SKIP(return, "no directory for the uncached file");
 	if (!env && !statfs(dir, &sfs) && sfs.f_type == TMPFS_MAGIC)
 		SKIP(return, "cwd is tmpfs, pages stay cached: set MMAP3_UNCACHED_DIR");
+	skip = noexec_dir(dir, env ? UNCACHED_NOEXEC_ENV : UNCACHED_NOEXEC_CWD);
+	if (skip)
+		SKIP(return, "%s", skip);
 
 	attr.build_id = 1;
 	skip = open_mmap3(&self->rb, &attr, -1, &err);
@@ -1499,6 +1539,8 @@ TEST_F(sideband, build_id_alone_parses_nothing)
 	struct perf_rb rb_plain, rb_alone;
 	int kp;
 
+	if (self->noexec)
+		SKIP(return, "%s", self->noexec);
 	alone.mmap = 0;
 	alone.build_id = 1;
 	if (!open_upstream_form(_metadata, &rb_alone, &alone))

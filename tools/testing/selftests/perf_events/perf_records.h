@@ -7,13 +7,16 @@
 #define PERF_RECORDS_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 #define RB_PAGES	64	/* data pages: far more than a test produces */
@@ -133,6 +136,48 @@ static inline int perf_rb_next(struct perf_rb *rb, void *buf, size_t len)
 	rb->tail += hdr.size;
 	__atomic_store_n(&pg->data_tail, rb->tail, __ATOMIC_RELEASE);
 	return hdr.size;
+}
+
+/*
+ * The directory the tests write the files they map in: $TMPDIR, or /tmp,
+ * as an absolute path (records name a file by its absolute path).
+ */
+static inline const char *test_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("TMPDIR");
+
+	if (!env || !*env)
+		env = "/tmp";
+	if (!realpath(env, dir))
+		snprintf(dir, sizeof(dir), "%s", env);	/* writing will fail */
+	return dir;
+}
+
+/*
+ * Why files in @dir can't be mapped executable, or NULL: @dir is on a
+ * noexec mount, where mmap(PROT_EXEC) of any file fails with EPERM.  That
+ * is the setup, not the kernel under test; any other failure to map is
+ * the test's to report.  @how says how to give the test another directory.
+ */
+static inline const char *noexec_dir(const char *dir, const char *how)
+{
+	static char why[1024];	/* what the harness keeps of a reason */
+	struct statvfs st;
+
+	if (statvfs(dir, &st) || !(st.f_flag & ST_NOEXEC))
+		return NULL;
+	snprintf(why, sizeof(why),
+		 "cannot map files in %.800s executable: noexec mount; %s",
+		 dir, how);
+	return why;
+}
+
+/* noexec_dir() of test_dir() */
+static inline const char *test_dir_noexec(void)
+{
+	return noexec_dir(test_dir(),
+			  "set TMPDIR to a directory on a mount that allows exec");
 }
 
 #endif
