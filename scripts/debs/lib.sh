@@ -180,7 +180,7 @@ DEBS_MAINTAINER="Seed 6c07bd6b maintainers <maintainers@users.noreply.a-seed-6c0
 # What perf and the kernel need to build as Debian's do (gcc-multilib: perf's
 # readers of 32-bit vdsos; openssl: the key Debian's config signs modules
 # with), plus libdebuginfod, the documentation tools and ccache.
-BUILD_DEPS=libelf-dev,libdw-dev,libdebuginfod-dev,zlib1g-dev,liblzma-dev,flex,bison
+BUILD_DEPS=libelf-dev,libdw-dev,libdebuginfod-dev,zlib1g-dev,liblzma-dev,libzstd-dev,flex,bison
 BUILD_DEPS+=,libcap-dev,libnuma-dev,libunwind-dev,libslang2-dev,libperl-dev,python3-dev
 BUILD_DEPS+=,libbabeltrace-dev,libopencsd-dev,systemtap-sdt-dev
 BUILD_DEPS+=,asciidoc-base,xmlto,docbook-xsl,docbook-xml
