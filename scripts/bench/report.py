@@ -3,17 +3,26 @@
 """The table of scripts/bench/run, out/bench.json and the chart's data.
 
     report.py BENCHDIR INSNS ELF JSON LATENCY_MS NDSO SIZES FLAT_SIZES
-              DWARF_EVENT FLAT_EVENT SYS_DSOS SYS_HIT
+              DWARF_EVENT FLAT_EVENT SYS_DSOS SYS_HIT NEWEST_MB
 
 From the figures bench/run left in BENCHDIR (build/bench): prints the table
 of ratios, their goals and the notes below it, writes JSON and
-BENCHDIR/record-plot.dat.  Exits 1 if stock perf and ours list different
+BENCHDIR/record-plot.dat.  A part whose figures are absent leaves its rows
+empty ("not measured").  Exits 1 if stock perf and ours list different
 build ids for a recording.
 """
-import json, sys
+import json, os, sys
 B, ir, elf, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 latency, ndso = int(sys.argv[5]), int(sys.argv[6])
 sys_dsos, sys_hit = int(sys.argv[11]), int(sys.argv[12])
+newest_mb = int(sys.argv[13])
+
+def lines(name):
+    """The lines of BENCHDIR/NAME, none if a part never made it."""
+    try:
+        return open(os.path.join(B, name)).read().splitlines()
+    except OSError:
+        return []
 sizes = {"dwarf": [int(x) for x in sys.argv[7].split()], "flat": [int(x) for x in sys.argv[8].split()]}
 events = {"dwarf": sys.argv[9], "flat": sys.argv[10]}
 
@@ -32,7 +41,7 @@ def num(s):
 
 def load_mmap(p):
     runs = {}
-    for line in open(p):
+    for line in lines(p):
         f = line.split()
         if len(f) == 2:
             try:
@@ -44,7 +53,7 @@ def load_mmap(p):
 
 # perf record and buildid-list, in the VM: key (shape, set-up, MB)
 end, total, nbytes, blist = {}, {}, {}, {}
-for line in open(B + "/record.txt"):
+for line in lines("record.txt"):
     f = line.split()
     if len(f) == 9 and f[0] == "record":
         k = (f[1], f[2], int(f[3]))
@@ -56,7 +65,7 @@ for line in open(B + "/record.txt"):
         blist.setdefault((f[1], f[2], int(f[3])), []).append(num(f[6]) - num(f[5]))
 # buildid-list -H under callgrind: key (shape, set-up, MB)
 insns = {}
-for line in open(B + "/blist-insns.txt"):
+for line in lines("blist-insns.txt"):
     f = line.split()
     if len(f) == 5 and f[0] == "blist-insns":
         insns[(f[1], f[2], int(f[3]))] = int(f[4])
@@ -64,7 +73,7 @@ for line in open(B + "/blist-insns.txt"):
 store, fetched, cached = {}, {}, {}
 # sys.data: key mode (hit, all)
 sys_t, sys_n, sys_b = {}, {}, {}
-for line in open(B + "/store.txt"):
+for line in lines("store.txt"):
     f = line.split()
     if len(f) == 9 and f[0] == "store":
         store.setdefault((f[1], f[2]), []).append(num(f[5]) - num(f[4]))
@@ -92,13 +101,42 @@ for shape in sizes:
     for s in sizes[shape]:
         a = ids("%s/vm/buildids-%s-stock-%d.txt" % (B, shape, s))
         b = ids("%s/vm/buildids-%s-ours-%d.txt" % (B, shape, s))
-        same[(shape, s)] = {"equal": a is not None and a == b, "stock": a, "ours": b}
+        # None: no such recording (the record part was not run at that size)
+        same[(shape, s)] = {"equal": a == b if a is not None or b is not None else None,
+                            "stock": a, "ours": b}
 
-ours, stock = load_mmap(B + "/ours.txt"), load_mmap(B + "/stock.txt")
-ours_ic, stock_ic = load_mmap(B + "/ours-icount.txt"), load_mmap(B + "/stock-icount.txt")
+ours, stock = load_mmap("ours.txt"), load_mmap("stock.txt")
+ours_ic, stock_ic = load_mmap("ours-icount.txt"), load_mmap("stock-icount.txt")
+
+# a kernel's symbols by section / the whole vmlinux: key mode (sec, whole)
+sec_t, sec_b, vmlinux, sec_skip = {}, {}, None, None
+for line in lines("sections.txt"):
+    f = line.split()
+    if len(f) == 6 and f[0] == "sections":
+        sec_t.setdefault(f[1], []).append(num(f[4]) - num(f[3]))
+        sec_b.setdefault(f[1], []).append(int(f[5]))
+    elif len(f) == 3 and f[0] == "vmlinux":
+        vmlinux = {"build_id": f[1], "bytes": int(f[2])}
+    elif f and f[0] == "skip":
+        sec_skip = line.split(None, 1)[1]
+# the newest perf, ours, stock on this machine's kernel: key set-up
+nw_end, nw_start, nw_bytes, nw_version, nw_procs, nw_skip = {}, {}, {}, None, None, None
+for line in lines("newest.txt"):
+    f = line.split()
+    if len(f) == 7 and f[0] == "end":
+        nw_end.setdefault(f[1], []).append(num(f[5]) - num(f[4]))
+        nw_bytes.setdefault(f[1], []).append(int(f[6]))
+    elif len(f) == 5 and f[0] == "start":
+        nw_start.setdefault(f[1], []).append(num(f[4]) - num(f[3]))
+    elif len(f) == 3 and f[0] == "version":
+        nw_version = "%s %s" % (f[1], f[2])
+    elif len(f) == 2 and f[0] == "procs":
+        nw_procs = int(f[1])
+    elif f and f[0] == "skip":
+        nw_skip = line.split(None, 1)[1]
 rows = []
 def row(name, num, den, goal=None, higher=False, unit="s", status=None, runs=None):
-    r = num / den if num and den else None
+    r = num / den if num is not None and den else None
     met = None
     if goal is not None and r is not None:
         met = r >= goal if higher else r <= goal
@@ -156,14 +194,33 @@ row("no mmap3 user: ours vs stock, mmap2 event, insns", ours_ic.get("mmap2"), st
 row("mmap3 vs mmap2, wall clock", ours.get("mmap3"), ours.get("mmap2"), unit="ns")
 row("no mmap3 user: ours vs stock, no event, wall clock", ours.get("none"), stock.get("none"), unit="ns")
 row("no mmap3 user: ours vs stock, mmap2 event, wall clock", ours.get("mmap2"), stock.get("mmap2"), unit="ns")
-per = ir / 1000.0
+per = ir / 1000.0 if ir else None
 row("build_id_parse instructions per call", per, None, 600, unit="insn")
-rows[-1]["met"] = per <= 600
+rows[-1]["met"] = per <= 600 if per else None
+nwname = "perf %s" % nw_version.split()[1] if nw_version else "newest perf"
+row("kernel by section / whole vmlinux, fleet +%d ms, bytes" % latency,
+    med(sec_b, "sec"), med(sec_b, "whole"), 0.01, unit="B", status="SKIP" if sec_skip else None,
+    runs=(sec_b.get("sec"), sec_b.get("whole")))
+row("kernel by section / whole vmlinux, fleet +%d ms, time" % latency,
+    med(sec_t, "sec"), med(sec_t, "whole"), status="SKIP" if sec_skip else None,
+    runs=(sec_t.get("sec"), sec_t.get("whole")))
+row("record end, host %d MB: %s / ours -B" % (newest_mb, nwname),
+    med(nw_end, "newest"), med(nw_end, "ours"), 100.0, True, status="SKIP" if nw_skip else None,
+    runs=(nw_end.get("newest"), nw_end.get("ours")))
+row("record end, host %d MB: stock / ours -B" % newest_mb,
+    med(nw_end, "stock"), med(nw_end, "ours"), status="SKIP" if nw_skip else None,
+    runs=(nw_end.get("stock"), nw_end.get("ours")))
+row("record -a start to exit, %s procs: ours -B / stock" % (nw_procs or "?"),
+    med(nw_start, "ours"), med(nw_start, "stock"), 1.0, status="SKIP" if nw_skip else None,
+    runs=(nw_start.get("ours"), nw_start.get("stock")))
+row("record -a start to exit, %s procs: %s / stock" % (nw_procs or "?", nwname),
+    med(nw_start, "newest"), med(nw_start, "stock"), status="SKIP" if nw_skip else None,
+    runs=(nw_start.get("newest"), nw_start.get("stock")))
 for shape in ("dwarf", "flat"):
     for s in sizes[shape]:
         sm = same[(shape, s)]
         row("buildid-list -H ids, %s %d MB: stock = ours" % (shape, s), None, None, unit="ids",
-            status="ok" if sm["equal"] else "MISMATCH")
+            status={True: "ok", False: "MISMATCH", None: "not measured"}[sm["equal"]])
         rows[-1]["value"] = len(sm["stock"] or [])
 
 def fmt(v, unit):
@@ -184,9 +241,13 @@ for r in rows:
         spreads.append("  %s: value %s, reference %s %s"
                        % (r["figure"], spread(r["runs"][0]), spread(r["runs"][1]),
                           "bytes" if r["unit"] == "B" else "s"))
-    ratio = "%.2fx" % r["ratio"] if r["ratio"] else ""
+    ratio = ("%.2fx" if r["ratio"] >= 0.1 else "%.4fx") % r["ratio"] if r["ratio"] else ""
     goal = r["status"] or ""
-    if r["goal"] is not None:
+    if r["status"] == "SKIP":
+        goal = "SKIP"
+    elif r["goal"] is not None and r["met"] is None:
+        goal = "not measured"
+    elif r["goal"] is not None:
         goal = "%s%g %s" % (">=" if r["goal_is_minimum"] else "<=", r["goal"],
                             "ok" if r["met"] else "MISSED")
     print("%-58s %7s %10s %10s  %s" % (r["figure"], ratio, fmt(r["value"], r["unit"]),
@@ -238,9 +299,33 @@ print("  generated DSOs stored per run: %s hit only, %s --store-all (the rest: F
 print("  build/bench/store-fails.txt); bytes = what came into the client cache.")
 print("kernel: insns = guest instructions per mmap+munmap (qemu -icount: the same from boot to")
 print("  boot); wall clock = ns per mmap+munmap under TCG, the median of %d boots' medians: its"
-      % len(open(B + "/ours.txt").read().split("none ")[1:]))
+      % len("\n".join(lines("ours.txt")).split("none ")[1:]))
 print("  no-event row, where none of the series' code runs, shows the noise between two images.")
-mism = [k for k in same if not same[k]["equal"]]
+if sec_skip:
+    print("sections: SKIP: %s" % sec_skip)
+elif vmlinux:
+    print("sections: perf report --store of a perf record -a of Debian's bullseye cloud kernel in qemu")
+    print("  (scripts/debian-kernel record), its -dbg vmlinux (%s, %.1f MB) and the loaded modules'"
+          % (vmlinux["build_id"][:12], vmlinux["bytes"] / 1e6))
+    print("  debuginfo served by build1 (debuginfod -F) through central to the analysis host, links")
+    print("  +%d ms each way; medians of %d runs of each, each on an empty ~/.debug and client cache"
+          % (latency, len(sec_t.get("sec", []))))
+    print("  (central's cache warm).  value = by section (.symtab .strtab .notes, the default),")
+    print("  reference = --store-whole; bytes = the client cache's files for the kernel's id.")
+if nw_skip:
+    print("newest: SKIP: %s" % nw_skip)
+elif nw_version:
+    print("newest: on this machine's kernel (%s), the newest Debian perf (%s: %s, its defaults;"
+          % (os.uname().release, nw_version.split()[0], nwname))
+    print("  since 6.17 --buildid-mmap), stock 5.10 perf and ours -B, medians of %d runs of each."
+          % len(nw_end.get("ours", [])))
+    print("  record end: the record part's workload and end-of-run time, flat event, perf.data MB: %s."
+          % ", ".join("%s %.0f" % (k, median(v) / 2**20) for k, v in sorted(nw_bytes.items())))
+    print("  record -a -e cpu-clock -- sleep 0.1, start to exit, with %s processes alive; medians: %s."
+          % (nw_procs, ", ".join("%s %s" % (k, fmt(median(v), "s")) for k, v in sorted(nw_start.items()))))
+    print("  end of run medians: %s." % ", ".join("%s %s" % (k, fmt(median(v), "s"))
+                                                  for k, v in sorted(nw_end.items())))
+mism = [k for k in same if same[k]["equal"] is False]
 for k in mism:
     a, b = set(same[k]["stock"] or []), set(same[k]["ours"] or [])
     print("buildid-list -H %s %d MB differs: only stock's: %s; only ours: %s" % (k[0], k[1], sorted(a - b), sorted(b - a)))
@@ -260,7 +345,12 @@ json.dump({"elf": elf, "mmap_ns": {"ours": ours, "stock": stock},
                              "bytes": sys_b, "stored": sys_n},
                      "runs_s": {"%s/%s" % k: v for k, v in store.items()},
                      "all_in_client_cache_s": {"%s/%s" % k: v for k, v in cached.items()},
-                     "fetched": {"%s/%s" % k: v for k, v in fetched.items()}}},
+                     "fetched": {"%s/%s" % k: v for k, v in fetched.items()}},
+           "sections": {"skip": sec_skip, "vmlinux": vmlinux, "latency_ms": latency,
+                        "time_s": sec_t, "bytes": sec_b},
+           "newest": {"skip": nw_skip, "version": nw_version, "kernel": os.uname().release,
+                      "mb": newest_mb, "procs": nw_procs, "end_of_run_s": nw_end,
+                      "perf_data_bytes": nw_bytes, "record_a_s": nw_start}},
           open(out, "w"), indent=2)
 with open(B + "/record-plot.dat", "w") as f:
     for shape in ("dwarf", "flat"):

@@ -10,7 +10,9 @@
 #   debootstrap_tarball SUITE DIR NAME VARIANT [PKG,...],
 #   debootstrap_unpack SUITE TGZ DIR
 #                          the same for another suite (trixie's perf)
-#   trixie_perf_root CACHE a trixie root with its perf, under CACHE
+#   suite_perf_root SUITE CACHE
+#                          a root of SUITE with its perf, under CACHE
+#   trixie_perf_root CACHE the trixie one (scripts/abi)
 #   in_root DIR CMD...     CMD as root in DIR, in private mount and pid
 #                          namespaces with /proc, /dev and /sys, so every
 #                          mount goes when CMD ends, and the processes of
@@ -122,21 +124,28 @@ in_root() {
 	' in_root "$dir" "$@"
 }
 
-# Debian trixie's perf in a root of its own: the tarball is made once,
+# Debian SUITE's perf in a root of its own: the tarball is made once,
 # like bullseye's; the root is unpacked again when the tarball changes.
-# Both under CACHE (build/newer-cache).  Prints the root.
-#   trixie_perf_root CACHE
-trixie_perf_root() {
-	local cache tgz root
-	cache=$(realpath -m "$1")
-	tgz=$(debootstrap_tarball trixie "$cache" trixie-perf minbase linux-perf)
-	root=$cache/trixie-root
+# Both under CACHE (build/newer-cache): SUITE-perf.tgz, SUITE-root.
+# Prints the root.
+#   suite_perf_root SUITE CACHE
+suite_perf_root() {
+	local suite=$1 cache tgz root
+	cache=$(realpath -m "$2")
+	tgz=$(debootstrap_tarball "$suite" "$cache" "$suite-perf" minbase linux-perf)
+	root=$cache/$suite-root
 	if [ ! -f "$root/.from" ] || [ "$(cat "$root/.from")" != "$(stat -c %Y "$tgz")" ]; then
-		echo "newer: unpacking the trixie root into ${root#"$TOP"/}" >&2
-		debootstrap_unpack trixie "$tgz" "$root"
+		echo "newer: unpacking the $suite root into ${root#"$TOP"/}" >&2
+		debootstrap_unpack "$suite" "$tgz" "$root"
 		stat -c %Y "$tgz" > "$root/.from"
 	fi
 	echo "$root"
+}
+
+# trixie's (perf 6.12), for scripts/abi
+#   trixie_perf_root CACHE
+trixie_perf_root() {
+	suite_perf_root trixie "$1"
 }
 
 commit_time() {

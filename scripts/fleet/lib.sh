@@ -8,7 +8,8 @@
 #   build2 ---/
 #
 # - build1, build2: build servers, each a debuginfod indexing the Debian
-#   packages of one directory (-U: .deb and .ddeb);
+#   packages of one directory (-U: .deb and .ddeb; FLEET_SCAN=-F: the
+#   ELF files there instead);
 # - central: a debuginfod with no files of its own, federating both
 #   through its own DEBUGINFOD_URLS;
 # - analysis: reaches central only; perf runs there (fleet_exec).
@@ -28,9 +29,12 @@
 # Callers source scripts/lib.sh first (id_of).
 #
 # FLEET_DELAY_MS (default 20), FLEET_TRICKLE_BPS (central's relay sends to
-# the analysis host at that rate: a server that trickles; default off).
+# the analysis host at that rate: a server that trickles; default off),
+# FLEET_SCAN (how the build servers scan their directories: -U, the
+# default, or -F).
 
 FLEET_DELAY_MS=${FLEET_DELAY_MS:-20}
+FLEET_SCAN=${FLEET_SCAN:--U}
 FLEET_TRICKLE_BPS=${FLEET_TRICKLE_BPS:-}
 FLEET_PREFIX=mmap3-$$
 FLEET_HOSTS=(build1 build2 central analysis)
@@ -121,8 +125,8 @@ fleet_up() {
 	fleet_link 1 build1
 	fleet_link 2 build2
 	fleet_link 3 analysis
-	fleet_serve build1 10.233.1.2 -U "$2" || return 1
-	fleet_serve build2 10.233.2.2 -U "$3" || return 1
+	fleet_serve build1 10.233.1.2 "$FLEET_SCAN" "$2" || return 1
+	fleet_serve build2 10.233.2.2 "$FLEET_SCAN" "$3" || return 1
 	# central: no files, the build servers' through its client cache
 	DEBUGINFOD_URLS="http://10.233.1.2:$FLEET_PORT http://10.233.2.2:$FLEET_PORT" \
 		DEBUGINFOD_CACHE_PATH=$FLEET_WORK/central-cache \
