@@ -7,6 +7,21 @@ die() {
 	exit 1
 }
 
+# The four series, in the order they apply, each on the one before:
+# patches/NAME/series lists its patches, patches/NAME/cover-letter is its
+# cover letter.  scripts/apply marks each one's last commit refs/mmap3/NAME.
+SERIES_NAMES=(fixes kernel records store)
+
+# Every line of the four series files, in order, as "NAME PATCH [FILE...]":
+# the series, its patch in patches/NAME/, the overlay files it introduces.
+series_lines() {
+	local s
+	for s in "${SERIES_NAMES[@]}"; do
+		[ -f "$TOP/patches/$s/series" ] || die "no patches/$s/series"
+		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$s |" "$TOP/patches/$s/series"
+	done
+}
+
 # The overlay: new files at their kernel paths, wholly ours.
 overlay_files() {
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \

@@ -26,6 +26,7 @@ PERF_RECORD_MISC_KERNEL = 1
 PERF_RECORD_MISC_USER = 2
 PERF_RECORD_MISC_BUILD_ID_SIZE = 1 << 15
 PERF_RECORD_MISC_MMAP_BUILD_ID = 1 << 14
+PERF_RECORD_MMAP = 1
 PERF_RECORD_COMM = 3
 PERF_RECORD_FORK = 7
 PERF_RECORD_READ = 8
@@ -168,6 +169,16 @@ def mk_fork(e, size):
     return struct.pack(e + "IHH", PERF_RECORD_FORK, 0, size) + body.ljust(size - 8, b"\0")[:size - 8]
 
 
+def mk_mmap(e, typ, misc, pid, start, length, name):
+    """A MMAP (typ 1) or MMAP2 (typ PERF_RECORD_MMAP2) record of @name."""
+    n = name + b"\0" * (align(len(name) + 1, 8) - len(name))
+    body = struct.pack(e + "IIQQQ", pid, pid, start, length, 0)
+    if typ == PERF_RECORD_MMAP2:
+        body += struct.pack(e + "IIQQII", 0, 0, 0, 0, 5, 2)
+    body += n + struct.pack(e + "IIQ", pid, pid, 1)
+    return struct.pack(e + "IHH", typ, misc, 8 + len(body)) + body
+
+
 def magic(e):
     return b"PERFILE2" if e == "<" else b"2ELIFREP"
 
@@ -298,6 +309,22 @@ def main():
     struct.pack_into("<H", new, 6, len(new))
     blob = praw[:off] + new + praw[off + size:]
     emit("pipe-longname", "pipe", blob, [off - PIPE_HDR], "all", None)
+
+    # 7. a user space MMAP or MMAP2 record naming the kernel's DSO, which a
+    #    kernel MMAP record made: the map of a kernel DSO it got had no
+    #    room for the kmap maps__insert() writes (heap overflow, "double
+    #    free or corruption"); a damaged record, skipped
+    for name, typ in (("kmap-user", PERF_RECORD_MMAP), ("kmap-user2", PERF_RECORD_MMAP2)):
+        recs = [mk_comm("<"),
+                mk_mmap("<", PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL, 0xffffffff,
+                        0xffffffff81000000, 0x1000000, b"[kernel.kallsyms]_text"),
+                mk_mmap("<", typ, PERF_RECORD_MISC_USER, 1, 0x400000, 0x1000,
+                        b"[kernel.kallsyms]"),
+                mk_comm("<")]
+        blob, offs = mk_file("<", recs)
+        emit(name, "file", blob, [], "records", None)
+        blob, offs = mk_pipe("<", recs)
+        emit(name + "-pipe", "pipe", blob, [], "all", None)
 
     open("%s/manifest" % out, "w").write("\n".join(manifest) + "\n")
 
