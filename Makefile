@@ -4,8 +4,8 @@
 #   make               set up, patch the tree, build kernels, perf, tests
 #   make check         everything, then every test (VM included)
 #   make demo          everything, then the main job in the VM
-#   make series        export the series for git am (out/series)
-#   make check-series  checkpatch --strict and overlay ownership
+#   make series        export the four series for git am (out/series/NAME/)
+#   make check-series  checkpatch --strict, git am of each series, each patch built
 #   make vm CMD='...'  run CMD in the VM on the patched kernel
 #   make bench         overhead and speed figures
 #   make fuzz-data     a long run of the perf.data fuzzer (DATAFUZZ_TIME s,

@@ -6,7 +6,9 @@
  *
  *   <id in hex, or -> <path>
  *
- * scripts/buildid-corpus compares the ids with readelf's.
+ * Compare them with readelf -n's, over the files of a system:
+ *
+ *   find /usr/lib -name '*.so*' -type f | ./buildid_corpus
  */
 #define SHIM_NO_HOOK
 #include <fcntl.h>
