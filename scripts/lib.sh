@@ -12,13 +12,23 @@ die() {
 # cover letter.  scripts/apply marks each one's last commit refs/mmap3/NAME.
 SERIES_NAMES=(fixes kernel records store)
 
-# Every line of the four series files, in order, as "NAME PATCH [FILE...]":
-# the series, its patch in patches/NAME/, the overlay files it introduces.
-series_lines() {
+# Dies unless each of the four series files is there: series_lines runs
+# in a subshell, where a die would go unnoticed.
+series_files_check() {
 	local s
 	for s in "${SERIES_NAMES[@]}"; do
 		[ -f "$TOP/patches/$s/series" ] || die "no patches/$s/series"
-		sed -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$s |" "$TOP/patches/$s/series"
+	done
+}
+
+# Every line of the four series files, in order, as "NAME PATCH [FILE...]":
+# the series, its patch in patches/NAME/, the overlay files it introduces
+# (a last line without its newline, or with a CR, is a line too).
+series_lines() {
+	local s
+	for s in "${SERIES_NAMES[@]}"; do
+		{ cat "$TOP/patches/$s/series"; echo; } |
+			sed -e 's/\r$//' -e 's/#.*//' -e '/^[[:space:]]*$/d' -e "s|^|$s |"
 	done
 }
 
