@@ -32,6 +32,17 @@ series_lines() {
 	done
 }
 
+# "fixes N, kernel N, records N, store N": the patches of each series in
+# the worktree $1, between the refs/mmap3/NAME scripts/apply made there.
+series_counts() {
+	local s from=base out=
+	for s in "${SERIES_NAMES[@]}"; do
+		out+="${out:+, }$s $(git -C "$1" rev-list --count "$from..refs/mmap3/$s")"
+		from=refs/mmap3/$s
+	done
+	echo "$out"
+}
+
 # The overlay: new files at their kernel paths, wholly ours.
 overlay_files() {
 	(cd "$TOP" && git ls-files --cached --others --exclude-standard -- \
