@@ -3,6 +3,12 @@
 """Crafted perf.data files for scripts/faults/hostile-data.
 
     craft_data.py FILE.data PIPE.data OUTDIR
+    craft_data.py --add-module FILE.data NAME ID
+
+The second form adds to the build id table of FILE.data (in place) an
+entry of the kernel's, a module at NAME with the build id ID (hex), as
+perf record writes for a module a sample hit (scripts/faults/stuck-file
+and store-race).
 
 FILE.data and PIPE.data are real recordings of this machine (perf record
 --buildid-all, file and pipe format, little-endian).  Each case is one
@@ -212,7 +218,19 @@ def mk_pipe(e, records):
     return out, offs
 
 
+def add_module(path, name, sid):
+    f = FileData(path)
+    off, size = struct.unpack_from("<QQ", f.raw, f.sec)
+    table = bytes(f.raw[off:off + size]) + bev(name.encode(), bytes.fromhex(sid),
+                                                misc=PERF_RECORD_MISC_KERNEL |
+                                                PERF_RECORD_MISC_BUILD_ID_SIZE)
+    open(path, "wb").write(f.with_table(table)[0])
+
+
 def main():
+    if sys.argv[1] == "--add-module":
+        add_module(*sys.argv[2:5])
+        return
     fpath, ppath, out = sys.argv[1:4]
     fd = FileData(fpath)
     praw = open(ppath, "rb").read()
