@@ -625,8 +625,9 @@ static void test_hugetlbfs(void)
 
 /*
  * However many notes a file claims, a call looks at BUILD_ID_NOTES_MAX
- * bytes of them at most: an id behind that many bytes of other notes,
- * all cached, is not found.
+ * bytes of them past page 0 at most: an id behind that many bytes of
+ * other notes, all cached, is not found.  The notes in page 0 are not
+ * charged: 5.10 read them all, and an id there is always found.
  */
 static void test_notes_budget(void)
 {
@@ -640,8 +641,9 @@ static void test_notes_budget(void)
 		for (off = 1; off < NPAGES; off++)
 			cache(off);
 		/* empty notes (12 bytes each), then the 36-byte id note: */
-		/* its end the last byte looked at, or 12 bytes past it */
-		off = ELF_IMAGE_NOTE_OFF64 + 12 * ((BUILD_ID_NOTES_MAX - 36) / 12 + i);
+		/* it ends within the page 0 part and the budget, or past it */
+		off = ELF_IMAGE_NOTE_OFF64 +
+		      12 * ((PAGE_SIZE + BUILD_ID_NOTES_MAX - 36 - ELF_IMAGE_NOTE_OFF64) / 12 + i);
 		len = elf_image_note(buf, 3, "GNU", 4, id20, 20);
 		put(off, buf, len);
 		note->p_filesz = off + len - ELF_IMAGE_NOTE_OFF64;
@@ -649,16 +651,52 @@ static void test_notes_budget(void)
 		EXPECT(i ? no_id() : id_is(id20, 20));
 	}
 
-	/* the budget is shared: a first PT_NOTE of empty notes uses it up */
+	/*
+	 * A first PT_NOTE of BUILD_ID_NOTES_MAX bytes or more past page 0
+	 * does not hide the id in page 0, whatever it used of the budget.
+	 */
 	for (i = 0; i < 2; i++) {
 		setup(NPAGES * PAGE_SIZE);
 		note = elf_image64(page, id20, 20);
 		for (off = 1; off < NPAGES; off++)
 			cache(off);
-		note[-1] = (struct elf64_phdr){ .p_type = PT_NOTE, .p_offset = 2 * PAGE_SIZE,
-						.p_filesz = BUILD_ID_NOTES_MAX - 36 + i };
+		note[-1] = (struct elf64_phdr){ .p_type = PT_NOTE, .p_offset = PAGE_SIZE,
+						.p_filesz = BUILD_ID_NOTES_MAX + i * PAGE_SIZE };
+		EXPECT(id_is(id20, 20));
+	}
+
+	/* past page 0, the budget is shared: a first PT_NOTE uses it up */
+	for (i = 0; i < 2; i++) {
+		setup(NPAGES * PAGE_SIZE);
+		note = elf_image64(page, id20, 20);
+		for (off = 1; off < NPAGES; off++)
+			cache(off);
+		len = elf_image_note(buf, 3, "GNU", 4, id20, 20);
+		put(6 * PAGE_SIZE, buf, len);
+		memset(page + ELF_IMAGE_NOTE_OFF64, 0, 36);
+		note->p_offset = 6 * PAGE_SIZE;
+		note->p_filesz = len;
+		note[-1] = (struct elf64_phdr){ .p_type = PT_NOTE, .p_offset = PAGE_SIZE,
+						.p_filesz = BUILD_ID_NOTES_MAX - len + i };
 		EXPECT(i ? no_id() : id_is(id20, 20));
 	}
+}
+
+/*
+ * The size is the page cache's owner's: a block device node's own inode
+ * has i_size 0, the block device's the device's size.
+ */
+static void test_size_of_mapping(void)
+{
+	struct inode node = { .i_size = 0 };
+
+	setup(8192);
+	elf_image64(page, id20, 20);
+	sm.file.f_inode = &node;
+	EXPECT(id_is(id20, 20));
+	sm.file.f_inode = &sm.inode;
+	sm.inode.i_size = 0;
+	EXPECT(no_id());
 }
 
 /* B.9: the page changes under the parser after any one of its reads. */
@@ -741,6 +779,7 @@ static const struct test tests[] = {
 	T(test_bad_note_content), T(test_note_crosses_page),
 	T(test_past_page0), T(test_nmi_page0_only), T(test_hugetlbfs),
 	T(test_notes_budget),
+	T(test_size_of_mapping),
 	T(test_changing_page), T(test_desc_offset), T(test_truncated),
 };
 

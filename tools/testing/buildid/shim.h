@@ -82,7 +82,10 @@ struct page {
 	int refs;		/* test: get/put balance */
 };
 
+struct inode;
+
 struct address_space {
+	struct inode *host;	/* the page cache's owner, whose size counts */
 	struct page *pages;
 	unsigned long nr_pages;	/* later pages are not in the page cache */
 	/* test: hugetlbfs, indexed by pages of 1 << order PAGE_SIZE pages */
@@ -131,6 +134,7 @@ static inline struct vm_area_struct *shim_mapping_pages(struct shim_mapping *m,
 	*m = (struct shim_mapping){ .inode = { .i_size = size } };
 	for (i = 0; i < nr_pages; i++)
 		pages[i] = (struct page){ .uptodate = true };
+	m->mapping.host = &m->inode;
 	m->mapping.pages = pages;
 	m->mapping.nr_pages = nr_pages;
 	m->file.f_mapping = &m->mapping;
