@@ -134,6 +134,12 @@ for line in lines("newest.txt"):
         nw_procs = int(f[1])
     elif f and f[0] == "skip":
         nw_skip = line.split(None, 1)[1]
+# programs of 50 ms whose records carry their own ids: own, total
+fill = None
+for line in lines("fill.txt"):
+    f = line.split()
+    if len(f) == 3 and f[0] == "fill":
+        fill = (int(f[1]), int(f[2]))
 rows = []
 def row(name, num, den, goal=None, higher=False, unit="s", status=None, runs=None):
     r = num / den if num is not None and den else None
@@ -204,6 +210,8 @@ row("kernel by section / whole vmlinux, fleet +%d ms, bytes" % latency,
 row("kernel by section / whole vmlinux, fleet +%d ms, time" % latency,
     med(sec_t, "sec"), med(sec_t, "whole"), status="SKIP" if sec_skip else None,
     runs=(sec_t.get("sec"), sec_t.get("whole")))
+row("ids filled, %s programs of 50 ms (Go layout, removed after)" % (fill[1] if fill else "?"),
+    fill[0] if fill else None, fill[1] if fill else None, 0.99, True, unit="ids")
 row("record end, host %d MB: %s / ours -B" % (newest_mb, nwname),
     med(nw_end, "newest"), med(nw_end, "ours"), 100.0, True, status="SKIP" if nw_skip else None,
     runs=(nw_end.get("newest"), nw_end.get("ours")))
@@ -348,6 +356,7 @@ json.dump({"elf": elf, "mmap_ns": {"ours": ours, "stock": stock},
                      "fetched": {"%s/%s" % k: v for k, v in fetched.items()}},
            "sections": {"skip": sec_skip, "vmlinux": vmlinux, "latency_ms": latency,
                         "time_s": sec_t, "bytes": sec_b},
+           "fill": {"own": fill[0] if fill else None, "programs": fill[1] if fill else None},
            "newest": {"skip": nw_skip, "version": nw_version, "kernel": os.uname().release,
                       "mb": newest_mb, "procs": nw_procs, "end_of_run_s": nw_end,
                       "perf_data_bytes": nw_bytes, "record_a_s": nw_start}},
