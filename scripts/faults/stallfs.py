@@ -3,24 +3,28 @@
 """A read-only FUSE file system whose reads never answer: what a network
 file system whose server went away looks like to a process reading it.
 
-  stallfs.py SOURCE_DIR MOUNTPOINT
+  stallfs.py SOURCE_DIR MOUNTPOINT [SECONDS]
 
 Every regular file of SOURCE_DIR appears at the mount point with its own
 size and mode; lookups, getattr and open answer at once, a read of any
-file waits forever.  Runs in the foreground until unmounted or killed.
+file waits forever, or with SECONDS, until SECONDS after the start (the
+server back), and then reads the file.  Runs in the foreground until
+unmounted or killed.
 """
 import errno
 import os
 import sys
 import threading
+import time
 
 from fusepy import FUSE, FuseOSError, Operations
 
 
 class StallFS(Operations):
-    def __init__(self, src):
+    def __init__(self, src, seconds=None):
         self.src = src
         self.never = threading.Event()
+        self.back = None if seconds is None else time.monotonic() + seconds
 
     def _path(self, path):
         return os.path.join(self.src, path.lstrip('/'))
@@ -43,14 +47,20 @@ class StallFS(Operations):
         return 0
 
     def read(self, path, size, offset, fh):
-        self.never.wait()      # the server went away
-        raise FuseOSError(errno.EIO)
+        if self.back is None:
+            self.never.wait()      # the server went away
+            raise FuseOSError(errno.EIO)
+        self.never.wait(max(0.0, self.back - time.monotonic()))
+        with open(self._path(path), 'rb') as f:
+            f.seek(offset)
+            return f.read(size)
 
 
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    FUSE(StallFS(sys.argv[1]), sys.argv[2], foreground=True, ro=True,
+    seconds = float(sys.argv[3]) if len(sys.argv) == 4 else None
+    FUSE(StallFS(sys.argv[1], seconds), sys.argv[2], foreground=True, ro=True,
          nothreads=False, allow_other=False)
 
 
