@@ -3,8 +3,9 @@
  * Which DSO an mmap record finds, when one path was mapped as two builds
  * and records tell them apart by build id, by inode, by both or by
  * neither.  A record's build id decides when its DSO knows one; the inode
- * decides otherwise; a record that can tell nothing takes the first DSO of
- * its path.  The answers must not depend on the order the DSOs came in,
+ * decides otherwise, except that a DSO whose inode came without an id
+ * takes no record with one; a record that can tell nothing takes the first
+ * DSO of its path.  The answers must not depend on the order the DSOs came in,
  * and a lookup must never merge two builds.
  */
 #include <string.h>
@@ -170,10 +171,42 @@ out:
 	return err;
 }
 
+/*
+ * A DSO made from a record without an id, on inode 20, does not take the
+ * id of a later record on inode 20: the file may have been rewritten in
+ * place in between, and the DSO's samples are of the contents mapped.
+ */
+static int check_idless_inode(void)
+{
+	struct dso_id ino20 = make_id(20, NULL, 0);
+	struct machine machine;
+	struct dso *d20, *db;
+	int err = TEST_FAIL;
+
+	if (machine__init(&machine, "", HOST_KERNEL_ID))
+		return TEST_FAIL;
+	d20 = lookup(&machine, ino20);
+	db = lookup(&machine, make_id(20, id_b, sizeof(id_b)));
+	if (!d20 || !db || d20 == db || d20->has_build_id ||
+	    !dso__has_id(db, id_b, sizeof(id_b))) {
+		pr_debug("an id-less DSO took the id of a later record on its inode\n");
+		goto out;
+	}
+	if (lookup(&machine, ino20) != d20) {
+		pr_debug("the id-less record found another DSO\n");
+		goto out;
+	}
+	err = TEST_OK;
+out:
+	machine__exit(&machine);
+	return err;
+}
+
 int test__dso_id(struct test *test __maybe_unused, int subtest __maybe_unused)
 {
 	TEST_ASSERT_VAL("builds after an id-less map", check_builds(true) == TEST_OK);
 	TEST_ASSERT_VAL("an id-less map after the builds", check_builds(false) == TEST_OK);
 	TEST_ASSERT_VAL("an id-less DSO learns ids", check_learning() == TEST_OK);
+	TEST_ASSERT_VAL("an id-less inode takes no later id", check_idless_inode() == TEST_OK);
 	return TEST_OK;
 }
