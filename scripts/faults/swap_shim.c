@@ -6,7 +6,10 @@
  * this machine and opens it to check its build id (perf opened it before,
  * reading the perf.data): what it stores after that must be the file it
  * checked, not what has its name now (a FIFO here, that a copy by name
- * would wait on forever).  The swap is written as a line to SWAP_LOG.
+ * would wait on forever).  With SWAP_OPEN=N, the Nth open of SWAP_PATH
+ * that succeeds swaps, access() or not: a download of perf --store, which
+ * libdebuginfod opens, then perf to check it, then to store it.  The
+ * swap is written as a line to SWAP_LOG.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -17,15 +20,17 @@
 #include <string.h>
 #include <unistd.h>
 
-static int armed, swapped;
+static int armed, swapped, opens;
 
 static void swap(const char *path, int fd)
 {
 	const char *target = getenv("SWAP_PATH"), *with = getenv("SWAP_WITH");
-	const char *log = getenv("SWAP_LOG");
+	const char *log = getenv("SWAP_LOG"), *nth = getenv("SWAP_OPEN");
 	FILE *fp;
 
-	if (fd < 0 || !armed || swapped || !target || !with || strcmp(path, target))
+	if (fd < 0 || swapped || !target || !with || strcmp(path, target))
+		return;
+	if (nth ? ++opens < atoi(nth) : !armed)
 		return;
 	swapped = 1;
 	if (rename(with, target))
