@@ -135,6 +135,15 @@ for line in lines("newest.txt"):
     elif f and f[0] == "skip":
         nw_skip = line.split(None, 1)[1]
 # programs of 50 ms whose records carry their own ids: own, total
+# the build-id cache's bound: a prune, and stores at the bound and under it
+prune, cstore = None, {}
+for line in lines("cache.txt"):
+    f = line.split()
+    if len(f) == 4 and f[0] == "prune":
+        prune = (int(f[1]), num(f[2]), int(f[3]))
+    elif len(f) == 4 and f[0] == "store":
+        cstore.setdefault(f[1], []).append((num(f[3]) - num(f[2])) * 1000)
+
 fill = None
 for line in lines("fill.txt"):
     f = line.split()
@@ -210,6 +219,13 @@ row("kernel by section / whole vmlinux, fleet +%d ms, bytes" % latency,
 row("kernel by section / whole vmlinux, fleet +%d ms, time" % latency,
     med(sec_t, "sec"), med(sec_t, "whole"), status="SKIP" if sec_skip else None,
     runs=(sec_t.get("sec"), sec_t.get("whole")))
+row("cache: --prune of %s entries to half, time" % (prune[0] if prune else "?"),
+    prune[1] if prune else None, 1, unit="s")
+row("cache: --prune of %s entries to half, peak RSS" % (prune[0] if prune else "?"),
+    prune[2] * 1024 if prune else None, 1, unit="B")
+row("cache: a store at the bound / under it", median(cstore.get("bound", [])),
+    median(cstore.get("free", [])), 1.1, unit="ms",
+    runs=(cstore.get("bound"), cstore.get("free")))
 row("ids filled, %s programs of 50 ms (Go layout, removed after)" % (fill[1] if fill else "?"),
     fill[0] if fill else None, fill[1] if fill else None, 0.99, True, unit="ids")
 row("record end, host %d MB: %s / ours -B" % (newest_mb, nwname),
