@@ -69,7 +69,9 @@ sanitizer_report() {
 # percent, from perf report --stdio --sort sym on stdin; 0 if not there.
 #   hot_share FUNCTION < REPORT
 hot_share() {
-	awk -v fn="$1" '$0 ~ fn { sub(/%/, "", $1); printf "%d\n", $1; found = 1; exit }
+	# Reads its input to the end: an early exit would kill the writer
+	# with SIGPIPE, which set -o pipefail makes the pipeline's status.
+	awk -v fn="$1" '!found && $0 ~ fn { sub(/%/, "", $1); printf "%d\n", $1; found = 1 }
 		END { if (!found) print 0 }'
 }
 
