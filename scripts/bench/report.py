@@ -11,6 +11,7 @@ BENCHDIR/record-plot.dat.  A part whose figures are absent leaves its rows
 empty ("not measured").  Exits 1 if stock perf and ours list different
 build ids for a recording.
 """
+import re
 import json, os, sys
 B, ir, elf, out = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 latency, ndso = int(sys.argv[5]), int(sys.argv[6])
@@ -147,6 +148,20 @@ for line in lines("cache.txt"):
     elif len(f) == 4 and f[0] == "store":
         cstore.setdefault(f[1], []).append((num(f[3]) - num(f[2])) * 1000)
 
+# perf report --store against perf report: (way) -> [(seconds, rss_kb)]
+passes, passes_mb = {}, None
+for line in lines("passes.txt"):
+    f = line.split()
+    if len(f) == 5 and f[0] == "passes":
+        passes_mb = int(f[1])
+        passes.setdefault(f[2], []).append((num(f[3]), int(f[4])))
+# Go: the load of a .gopclntab against its twin's .symtab, in ms
+gosym = None
+for line in lines("go.txt"):
+    m = re.match(r"gopclntab-load: symtab ([0-9.]+) ms .*, gopclntab ([0-9.]+) ms", line)
+    if m:
+        gosym = (float(m.group(2)), float(m.group(1)))
+
 fill = None
 for line in lines("fill.txt"):
     f = line.split()
@@ -230,6 +245,14 @@ row("cache: --prune of %s entries to half, peak RSS" % (prune[0] if prune else "
 row("cache: a store at the bound / under it (mean)", mean(cstore.get("bound", [])),
     mean(cstore.get("free", [])), 1.1, unit="ms",
     runs=(cstore.get("bound"), cstore.get("free")))
+row("report --store / report, %s MB perf.data, time" % (passes_mb or "?"),
+    median([t for t, _ in passes.get("store", [])]), median([t for t, _ in passes.get("report", [])]),
+    1.5, runs=([t for t, _ in passes.get("store", [])], [t for t, _ in passes.get("report", [])]))
+row("report --store / report, %s MB perf.data, peak RSS" % (passes_mb or "?"),
+    median([m * 1024 for _, m in passes.get("store", [])]),
+    median([m * 1024 for _, m in passes.get("report", [])]), None, unit="B")
+row("Go: cmd/compile's functions from .gopclntab / from .symtab, load time",
+    gosym[0] if gosym else None, gosym[1] if gosym else None, 1.5, unit="ms")
 row("ids filled, %s programs of 50 ms (Go layout, removed after)" % (fill[1] if fill else "?"),
     fill[0] if fill else None, fill[1] if fill else None, 0.99, True, unit="ids")
 row("record end, host %d MB: %s / ours -B" % (newest_mb, nwname),
