@@ -13,6 +13,8 @@
 #   suite_perf_root SUITE CACHE
 #                          a root of SUITE with its perf, under CACHE
 #   trixie_perf_root CACHE the trixie one (scripts/abi)
+#   suite_go_root SUITE CACHE
+#                          a root of SUITE with its Go toolchain (golang-go)
 #   in_root DIR CMD...     CMD as root in DIR, in private mount and pid
 #                          namespaces with /proc, /dev and /sys, so every
 #                          mount goes when CMD ends, and the processes of
@@ -130,10 +132,22 @@ in_root() {
 # Prints the root.
 #   suite_perf_root SUITE CACHE
 suite_perf_root() {
+	suite_root "$1" "$2" perf linux-perf "$1-root"
+}
+
+# a root of SUITE with its newest Go toolchain, for scripts/faults/gopclntab
+#   suite_go_root SUITE CACHE
+suite_go_root() {
+	suite_root "$1" "$2" go golang-go "$1-go-root"
+}
+
+#   suite_root SUITE CACHE WHAT PKGS ROOTNAME
+suite_root() {
 	local suite=$1 cache tgz root
 	cache=$(realpath -m "$2")
-	tgz=$(debootstrap_tarball "$suite" "$cache" "$suite-perf" minbase linux-perf)
-	root=$cache/$suite-root
+	# || return: errexit is off where a caller tests this (if ! root=$(...))
+	tgz=$(debootstrap_tarball "$suite" "$cache" "$suite-$3" minbase "$4") || return 1
+	root=$cache/$5
 	if [ ! -f "$root/.from" ] || [ "$(cat "$root/.from")" != "$(stat -c %Y "$tgz")" ]; then
 		echo "newer: unpacking the $suite root into ${root#"$TOP"/}" >&2
 		debootstrap_unpack "$suite" "$tgz" "$root"
