@@ -279,6 +279,8 @@ def fmt(v, unit):
         return ""
     if unit == "ns":
         return "%.1f ns" % v
+    if unit == "ms":
+        return "%.1f ms" % v
     if unit in ("insn", "ids"):
         return "%.0f %s" % (v, unit)
     if unit == "B":
