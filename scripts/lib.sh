@@ -75,6 +75,20 @@ hot_share() {
 		END { if (!found) print 0 }'
 }
 
+# The Go toolchains of this machine and of build/newer-cache's debootstrap
+# roots (and go in PATH), one per Go version: "VERSION PATH" a line,
+# oldest first, so the last line is the newest.
+#   go_toolchains
+go_toolchains() {
+	local g v
+	for g in /usr/lib/go-1.*/bin/go "$TOP"/build/newer-cache/*/usr/lib/go-1.*/bin/go \
+		"$(command -v go || true)"; do
+		[ -x "$g" ] || continue
+		v=$(GOTOOLCHAIN=local "$g" version 2> /dev/null | awk '{ print $3 }') || continue
+		[[ $v =~ ^go1\.[0-9]+ ]] && echo "$v $g"
+	done | sort -t. -k2,2n -k3,3n | awk '!seen[$1]++'
+}
+
 # make in the kernel tree KSRC, objects in KOBJ, with ccache and the
 # builds' identity (user mmap3, host build).  KMAKE_IN, if set, is a
 # command make runs under, given make's command line (scripts/debs/kernel:
